@@ -1,0 +1,1 @@
+"""Bots that play through the same interface as people (see issue: bots)."""

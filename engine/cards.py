@@ -1,0 +1,72 @@
+"""Cards, suits, ranks and decks (rule C-2).
+
+A card is written rank + suit: ``TH`` is the ten of hearts.  Internally the
+engine keeps cards as these two-character strings (cheap to hash, compare and
+send); :class:`Card` is the value object for people and tests that want one.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+RANKS = "6789TJQKA"
+SUITS = "SCDH"  # ♠ ♣ ♦ ♥ — also the display order of a sorted hand
+SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+
+
+class Card(NamedTuple):
+    """A card as a value: ``Card.parse("TH") == Card("T", "H")``."""
+
+    rank: str
+    suit: str
+
+    @classmethod
+    def parse(cls, code: str) -> "Card":
+        if not is_card(code):
+            raise ValueError(f"not a card code: {code!r} (rank of {RANKS} + suit of {SUITS})")
+        return cls(code[0], code[1])
+
+    def code(self) -> str:
+        return self.rank + self.suit
+
+    def __str__(self) -> str:
+        return self.rank + self.suit
+
+    def pretty(self) -> str:
+        return ("10" if self.rank == "T" else self.rank) + SUIT_SYMBOLS[self.suit]
+
+
+def is_card(code: object) -> bool:
+    """True for a well-formed card code of the 36-card pack (rule C-2)."""
+    return isinstance(code, str) and len(code) == 2 and code[0] in RANKS and code[1] in SUITS
+
+
+def make_deck(ranks: str, *, without: Iterable[str] = ()) -> list[str]:
+    """Every card of the given ranks in every suit, minus ``without``."""
+    gone = set(without)
+    return [r + s for s in SUITS for r in ranks if r + s not in gone]
+
+
+def strength_table(ranks_low_to_high: str) -> dict[str, int]:
+    """Map rank -> strength (higher wins) for a game's rank order."""
+    return {r: i for i, r in enumerate(ranks_low_to_high)}
+
+
+def card_strengths(deck: Iterable[str], ranks_low_to_high: str) -> dict[str, int]:
+    """Map card code -> strength of its rank within its suit."""
+    table = strength_table(ranks_low_to_high)
+    return {c: table[c[0]] for c in deck}
+
+
+def sort_hand(cards: Iterable[str], strength: dict[str, int]) -> list[str]:
+    """Sort by suit ♠ ♣ ♦ ♥, then high to low within a suit (the view's order)."""
+    return sorted(cards, key=lambda c: (SUIT_ORDER[c[1]], -strength[c]))
+
+
+def parse_cards(text: str) -> list[str]:
+    """``"AH TH KS"`` or ``"AH,TH,KS"`` -> ``["AH", "TH", "KS"]`` (for tests)."""
+    codes = text.replace(",", " ").split()
+    for code in codes:
+        Card.parse(code)
+    return codes

@@ -1,0 +1,545 @@
+"""The Variant / Match interface shared by every family (ENGINE_API.md).
+
+A family module subclasses :class:`Match` and fills in a few hooks:
+
+* ``_start_deal()``          deal the next deal (presets first, then the shuffle)
+* ``_to_act()``              the seats whose action is awaited
+* ``_legal(seat)``           that seat's legal actions now (a list of strings)
+* ``_do(seat, action)``      carry out an action already known to be legal
+* ``_why_illegal(seat, a)``  (optional) a precise reason for a rejected action
+* ``_view_extra(seat, v)``   add the family's own keys to a view
+* ``_locations()``           where every card of the deck lies (for invariants)
+* ``_redeal_hidden(seat, rng)`` used by :meth:`Match.determinize`
+
+The base class owns the things that must be the same everywhere: the action
+log, legality checking (rule C-6), the per-seat redaction of the deal's log
+(rule C-5), the scoresheet and the history, options and seeds (rules C-3, C-7).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from .cards import is_card
+
+Action = str
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state (rule C-6)."""
+
+
+class UnknownVariant(KeyError):
+    """``find_variant`` was given an id that no variant has."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
+        return str(self.args[0]) if self.args else "unknown variant"
+
+
+# --------------------------------------------------------------------------
+# Options (rule C-7)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house rule a room may set when it is created."""
+
+    name: str
+    type: str  # "int" | "bool" | "choice" | "permutation" | "card"
+    default: Any
+    rule: str
+    label: str = ""
+    min: int | None = None
+    max: int | None = None
+    step: int | None = None
+    allowed: tuple | None = None
+
+    def schema(self) -> dict:
+        out: dict[str, Any] = {"name": self.name, "type": self.type,
+                               "default": copy.deepcopy(self.default), "rule": self.rule}
+        if self.label:
+            out["label"] = self.label
+        if self.type == "int":
+            out.update(min=self.min, max=self.max, step=self.step or 1)
+        if self.allowed is not None:
+            out["allowed"] = list(self.allowed)
+        return out
+
+    def validate(self, value: Any) -> Any:
+        bad = f"option {self.name!r}: "
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(bad + f"expected an integer, got {value!r}")
+            if self.min is not None and value < self.min:
+                raise ValueError(bad + f"{value} is below the minimum {self.min}")
+            if self.max is not None and value > self.max:
+                raise ValueError(bad + f"{value} is above the maximum {self.max}")
+            step = self.step or 1
+            if (value - (self.min or 0)) % step:
+                raise ValueError(bad + f"{value} is not a multiple of {step}")
+            return value
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(bad + f"expected true or false, got {value!r}")
+            return value
+        if self.type == "choice":
+            if value not in (self.allowed or ()):
+                raise ValueError(bad + f"{value!r} is not one of {list(self.allowed or ())}")
+            return value
+        if self.type == "permutation":
+            allowed = list(self.allowed or ())
+            if (not isinstance(value, (list, tuple)) or len(value) != len(allowed)
+                    or sorted(map(str, value)) != sorted(allowed)):
+                raise ValueError(bad + f"expected each of {allowed} exactly once, got {value!r}")
+            return list(value)
+        if self.type == "card":
+            if not is_card(value) or (self.allowed is not None and value not in self.allowed):
+                raise ValueError(bad + f"{value!r} is not a card of this deck")
+            return value
+        raise AssertionError(f"unknown option type {self.type}")
+
+
+# --------------------------------------------------------------------------
+# Variants
+
+
+class Variant:
+    """Fixed metadata of one variant, and the factory of its matches."""
+
+    def __init__(self, *, id: str, family: str, name: str, seat_counts: Sequence[int],
+                 match_class: type["Match"], options: Sequence[Option] = (),
+                 rules: dict[str, Any] | None = None) -> None:
+        self.id = id
+        self.family = family
+        self.name = name
+        self.seat_counts = tuple(seat_counts)
+        self.match_class = match_class
+        self.options = tuple(options)
+        self.rules = dict(rules or {})  # family-specific constants for this variant
+
+    def __repr__(self) -> str:
+        return f"find_variant({self.id!r})"
+
+    def options_schema(self) -> list[dict]:
+        return [o.schema() for o in self.options]
+
+    def resolve_options(self, options: dict | None) -> dict:
+        """The full option dict: defaults overridden by ``options`` (validated)."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict, got {type(options).__name__}")
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"unknown option(s) for {self.id}: {', '.join(map(str, unknown))}; "
+                             f"known: {', '.join(known) or 'none'}")
+        out = {}
+        for name, opt in known.items():
+            out[name] = opt.validate(options[name]) if name in options else copy.deepcopy(opt.default)
+        return out
+
+    def new_match(self, seats: int, *, seed: int, options: dict | None = None,
+                  first_dealer: int | None = None,
+                  preset_deals: Sequence[dict] | None = None) -> "Match":
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seat_counts:
+            raise ValueError(f"{self.id} is played by {' or '.join(map(str, self.seat_counts))} "
+                             f"players, not {seats!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, got {seed!r}")
+        opts = self.resolve_options(options)
+        if first_dealer is not None and (isinstance(first_dealer, bool)
+                                         or not isinstance(first_dealer, int)
+                                         or not 0 <= first_dealer < seats):
+            raise ValueError(f"first_dealer must be a seat 0..{seats - 1}, got {first_dealer!r}")
+        presets = [] if preset_deals is None else list(preset_deals)
+        for i, p in enumerate(presets):
+            if not isinstance(p, dict) or not isinstance(p.get("hands"), (list, tuple)):
+                raise ValueError(f"preset deal {i}: expected a dict with 'hands' and 'rest'")
+        return self.match_class(self, seats, seed, opts, first_dealer, presets)
+
+
+_REGISTRY: dict[str, Variant] = {}
+
+
+def register(variant: Variant) -> Variant:
+    _REGISTRY[variant.id] = variant
+    return variant
+
+
+def find_variant(variant_id: str) -> Variant:
+    try:
+        return _REGISTRY[variant_id]
+    except (KeyError, TypeError):
+        raise UnknownVariant(f"unknown variant {variant_id!r}; known: {', '.join(_REGISTRY)}") from None
+
+
+def registered_ids() -> list[str]:
+    return list(_REGISTRY)
+
+
+# --------------------------------------------------------------------------
+# The deal's log, redacted per seat (rule C-5)
+
+
+@dataclass(slots=True)
+class LogEntry:
+    seat: int | None  # None for a reveal ("show:...")
+    action: str  # as the acting seat (and those in ``seen_by``) saw it
+    hidden: str | None = None  # what everyone else sees, or None if public
+    seen_by: frozenset = field(default_factory=frozenset)  # seats that see ``action``
+
+    def as_seen_by(self, seat: int | None) -> str | None:
+        """The entry's text for ``seat``; None when that seat sees nothing of it."""
+        if self.hidden is None or (seat is not None and seat in self.seen_by):
+            return self.action
+        return self.hidden
+
+
+def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
+                     seats: int) -> tuple[list[list[str]], list[str]]:
+    """Deal ``per_seat`` cards one at a time to ``order`` (a list of seats).
+
+    Returns the hands per seat (in the order dealt) and the rest of the deck."""
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    i = 0
+    for _ in range(per_seat):
+        for s in order:
+            hands[s].append(deck[i])
+            i += 1
+    return hands, deck[i:]
+
+
+# --------------------------------------------------------------------------
+# Determinization helper
+
+
+def assign_hidden(cards: Iterable[str], slots: Sequence[tuple[Any, int, frozenset | set]],
+                  rng: random.Random) -> dict[Any, list[str]]:
+    """Deal ``cards`` at random into ``slots`` = ``[(key, size, forbidden_suits), ...]``.
+
+    The sizes must add up to the number of cards.  A slot never receives a card
+    of a suit it is known to be void in.  The cards are first put in a canonical
+    order, so the result depends only on the set of cards and the rng.
+    """
+    pool = sorted(cards)
+    total = sum(size for _, size, _ in slots)
+    if total != len(pool):
+        raise ValueError(f"assign_hidden: {len(pool)} cards for {total} places")
+    for _ in range(200):
+        rng.shuffle(pool)
+        out = _greedy_fill(pool, slots, rng)
+        if out is not None:
+            return out
+    out = _exact_fill(sorted(pool), slots, rng)
+    if out is None:
+        raise ValueError("assign_hidden: the known voids leave no way to place the cards")
+    return out
+
+
+def _greedy_fill(pool: list[str], slots, rng) -> dict | None:
+    # Fill the most constrained slots first, from a shuffled pool.
+    order = sorted(range(len(slots)), key=lambda i: -len(slots[i][2]))
+    remaining = list(pool)
+    out: dict[Any, list[str]] = {}
+    for i in order:
+        key, size, banned = slots[i]
+        take = [c for c in remaining if c[1] not in banned][:size] if banned else remaining[:size]
+        if len(take) < size:
+            return None
+        taken = set(take)
+        remaining = [c for c in remaining if c not in taken]
+        out[key] = take
+    return out
+
+
+def _exact_fill(pool: list[str], slots, rng) -> dict | None:
+    # Backtracking for tight void constraints (rare).
+    rng.shuffle(pool)
+    left = [size for _, size, _ in slots]
+    put: list[list[str]] = [[] for _ in slots]
+
+    def place(i: int) -> bool:
+        if i == len(pool):
+            return True
+        card = pool[i]
+        idx = list(range(len(slots)))
+        rng.shuffle(idx)
+        for j in idx:
+            if left[j] and card[1] not in slots[j][2]:
+                left[j] -= 1
+                put[j].append(card)
+                if place(i + 1):
+                    return True
+                put[j].pop()
+                left[j] += 1
+        return False
+
+    if not place(0):
+        return None
+    return {slots[j][0]: put[j] for j in range(len(slots))}
+
+
+# --------------------------------------------------------------------------
+# Matches
+
+
+class Match:
+    """The whole state of one match; see ENGINE_API.md for the public methods."""
+
+    # Families set these.
+    strength: dict[str, int] = {}
+    deck: list[str] = []
+
+    def __init__(self, variant: Variant, seats: int, seed: int, options: dict,
+                 first_dealer: int | None, preset_deals: list[dict]) -> None:
+        self.variant = variant
+        self.seats = seats
+        self.seed = seed
+        self.options = options
+        self.first_dealer_arg = first_dealer
+        self.preset_deals = preset_deals
+        self._presets_left = list(preset_deals)
+        self.rng = random.Random(seed)  # rule C-3: every shuffle and draw from the seed
+        self.actions: list[tuple[int, str]] = []
+        self.log: list[LogEntry] = []
+        self.deal_no = 0
+        self._scoresheet: list[dict] = []
+        self._history: list[dict] = []
+        self._deal_actions_start = 0
+        self._dealt: dict = {}
+        self._legal_cache: dict[int, list[str]] = {}
+        self.last_trick: dict | None = None
+        self.last_deal: dict | None = None
+        self.over = False
+        self._result: dict | None = None
+        if first_dealer is None:
+            first_dealer = self.rng.randrange(seats)  # rule C-3: draw for the first dealer
+        self.dealer = first_dealer
+        self._setup()
+        self._begin_deal()
+
+    # -- public interface ---------------------------------------------------
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.variant.id} seats={self.seats} "
+                f"deal={self.deal_no} actions={len(self.actions)}>")
+
+    def to_act(self) -> list[int]:
+        if self.over:
+            return []
+        return self._to_act()
+
+    def legal_actions(self, seat: int) -> list[str]:
+        self._check_seat(seat)
+        cached = self._legal_cache.get(seat)
+        if cached is not None:
+            return list(cached)
+        acts = self._legal(seat) if (not self.over and seat in self._to_act()) else []
+        self._legal_cache[seat] = acts
+        return list(acts)
+
+    def apply(self, seat: int, action: str) -> None:
+        """Check an action (rule C-6) and carry it out; IllegalAction otherwise."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+        if not isinstance(action, str):
+            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+        if self.over:
+            raise IllegalAction("the match is over")
+        legal = self._legal_cache.get(seat)
+        if legal is None:
+            legal = self.legal_actions(seat)
+        if action not in legal:
+            if seat not in self._to_act():
+                raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self._to_act()})")
+            reason = self._why_illegal(seat, action) or "not a legal action now"
+            raise IllegalAction(f"{action[:40]!r}: {reason}")
+        self.apply_unchecked(seat, action)
+
+    def apply_unchecked(self, seat: int, action: str) -> None:
+        """Fast path: carry out an action known to be legal (no checks)."""
+        self._legal_cache = {}
+        self.actions.append((seat, action))
+        self._do(seat, action)
+
+    def view(self, seat: int | None) -> dict:
+        if seat is not None:
+            self._check_seat(seat)
+        v: dict[str, Any] = {
+            "variant": self.variant.id,
+            "seats": self.seats,
+            "seat": seat,
+            "phase": self.phase,
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "to_act": self.to_act(),
+            "hand": [] if seat is None else self._sorted(self._hand(seat)),
+            "hand_sizes": [len(self._hand(s)) for s in range(self.seats)],
+            "trick": [],
+            "last_trick": copy.deepcopy(self.last_trick),
+            "trump": None,
+            "face_up": [],
+            "scoresheet": copy.deepcopy(self._scoresheet),
+            "totals": self._totals(),
+            "last_deal": copy.deepcopy(self.last_deal),
+            "log": [[e.seat, e.as_seen_by(seat)] for e in self.log],
+            "legal": [] if seat is None else self.legal_actions(seat),
+            "options": copy.deepcopy(self.options),
+            "result": copy.deepcopy(self._result),
+        }
+        self._view_extra(seat, v)
+        return v
+
+    def scoresheet(self) -> list[dict]:
+        return copy.deepcopy(self._scoresheet)
+
+    def role_table(self) -> list[dict]:
+        return []
+
+    def history(self) -> list[dict]:
+        return copy.deepcopy(self._history)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def result(self) -> dict | None:
+        return copy.deepcopy(self._result)
+
+    def determinize(self, seat: int, rng: random.Random) -> "Match":
+        """A copy where every card ``seat`` does not know is dealt anew."""
+        self._check_seat(seat)
+        twin = copy.deepcopy(self)
+        # Future deals must not be the real ones: the copy gets its own chance.
+        twin.rng = random.Random(rng.getrandbits(64))
+        twin._presets_left = []
+        twin._legal_cache = {}
+        twin._redeal_hidden(seat, rng)
+        return twin
+
+    def replay(self) -> "Match":
+        """A new match from the same seed and options with the same actions applied."""
+        twin = self.variant.new_match(self.seats, seed=self.seed, options=self.options,
+                                      first_dealer=self.first_dealer_arg,
+                                      preset_deals=self.preset_deals)
+        for seat, action in self.actions:
+            twin.apply(seat, action)
+        return twin
+
+    # -- helpers for families ----------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return "match_over" if self.over else self._phase()
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+
+    def _sorted(self, cards: Iterable[str]) -> list[str]:
+        from .cards import sort_hand
+        return sort_hand(cards, self.strength)
+
+    def _next_cards(self) -> tuple[dict | None, list[str]]:
+        """The next preset deal (checked by the family), else a seeded shuffle."""
+        if self._presets_left:
+            return self._presets_left.pop(0), []
+        deck = list(self.deck)
+        self.rng.shuffle(deck)
+        return None, deck
+
+    def _check_preset(self, preset: dict, shape: Sequence[int], rest_size: int) -> tuple[list[list[str]], list[str]]:
+        """Validate a preset against hand sizes per seat and the rest's size."""
+        hands = [list(h) for h in preset.get("hands", [])]
+        rest = list(preset.get("rest", []))
+        if len(hands) != len(shape):
+            raise ValueError(f"preset deal: {len(hands)} hands for {len(shape)} seats")
+        for s, (h, n) in enumerate(zip(hands, shape)):
+            if len(h) != n:
+                raise ValueError(f"preset deal: seat {s} must be dealt {n} cards, got {len(h)}")
+        if len(rest) != rest_size:
+            raise ValueError(f"preset deal: 'rest' must hold {rest_size} cards, got {len(rest)}")
+        every = [c for h in hands for c in h] + rest
+        bad = [c for c in every if c not in self.strength]
+        if bad:
+            raise ValueError(f"preset deal: not cards of this deck: {bad}")
+        if len(set(every)) != len(every) or len(every) != len(self.deck):
+            raise ValueError("preset deal: each card of the deck must appear exactly once")
+        return hands, rest
+
+    def _log(self, seat: int | None, action: str, hidden: str | None = None,
+             seen_by: Iterable[int] = ()) -> None:
+        self.log.append(LogEntry(seat, action, hidden, frozenset(seen_by)))
+
+    def _begin_deal(self) -> None:
+        self.deal_no += 1
+        self.log = []
+        self._deal_actions_start = len(self.actions)
+        self._dealt = {}
+        self._start_deal()
+
+    def _finish_deal(self, row: dict, *, next_dealer: int | None = None, over: bool = False,
+                     result: dict | None = None) -> None:
+        """Record the deal's row and history entry, then start the next deal or end."""
+        row = {"deal": self.deal_no, "dealer": self.dealer, **row}
+        self._scoresheet.append(row)
+        self._history.append({
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            **copy.deepcopy(self._dealt),
+            "actions": [list(a) for a in self.actions[self._deal_actions_start:]],
+            "row": copy.deepcopy(row),
+        })
+        self.last_deal = {"deal": self.deal_no, "scores": list(row.get("scores", []))}
+        if over:
+            self.over = True
+            self._result = result
+            return
+        if next_dealer is not None:
+            self.dealer = next_dealer
+        self._begin_deal()
+
+    def _totals(self) -> list[int]:
+        if self._scoresheet:
+            return list(self._scoresheet[-1]["totals"])
+        return [0] * self.seats
+
+    # -- hooks ----------------------------------------------------------------
+
+    def _setup(self) -> None:
+        """Family state that lives across deals (scores, titles, ...)."""
+
+    def _start_deal(self) -> None:
+        raise NotImplementedError
+
+    def _phase(self) -> str:
+        raise NotImplementedError
+
+    def _to_act(self) -> list[int]:
+        raise NotImplementedError
+
+    def _legal(self, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def _do(self, seat: int, action: str) -> None:
+        raise NotImplementedError
+
+    def _why_illegal(self, seat: int, action: str) -> str | None:
+        return None
+
+    def _hand(self, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def _view_extra(self, seat: int | None, v: dict) -> None:
+        pass
+
+    def _locations(self) -> dict[str, list[str]]:
+        """Every card of the deck by where it lies (for invariant tests)."""
+        raise NotImplementedError
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        raise NotImplementedError
+
