@@ -1,0 +1,93 @@
+"""Random-play throughput of the engine, per variant.
+
+    .venv/bin/python bench/engine.py [--seconds 2] [--runs 5] [--variant ID ...]
+
+Plays whole seeded matches with uniformly random legal actions (no views),
+the inner loop of every bot: ``to_act`` → ``legal_actions`` → ``apply``.
+Prints matches/s and actions/s (median of several runs) on one core.
+Тысяча is bid "like a person" (see ``policy``), or its matches never end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import VARIANTS, find_variant  # noqa: E402
+
+
+def seats_for(variant_id: str) -> int:
+    return max(find_variant(variant_id).seat_counts)
+
+
+def thousand_policy(match, seat, legal, rng):
+    """Random card play; bids and contracts kept near the minimum so scores grow."""
+    calls = [a for a in legal if a.startswith("bid:")]
+    if calls and "pass" in legal:
+        return "pass" if rng.random() < 0.55 else calls[0]
+    contracts = [a for a in legal if a.startswith("contract:")]
+    if contracts:
+        return contracts[0]
+    safe = [a for a in legal if a not in ("throw", "refuse")]
+    return rng.choice(safe or legal)
+
+
+def random_policy(match, seat, legal, rng):
+    return rng.choice(legal)
+
+
+def run(variant_id: str, seconds: float, seed0: int) -> tuple[int, int, float]:
+    variant = find_variant(variant_id)
+    seats = seats_for(variant_id)
+    policy = thousand_policy if variant.family == "thousand" else random_policy
+    rng = random.Random(seed0)
+    matches = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    seed = seed0
+    while time.perf_counter() < deadline:
+        m = variant.new_match(seats, seed=seed)
+        seed += 1
+        budget = 200_000  # a match that never ends is a bug, not a benchmark
+        while not m.over and budget:
+            seat = m.to_act()[0]
+            legal = m.legal_actions(seat)
+            m.apply(seat, policy(m, seat, legal, rng))
+            actions += 1
+            budget -= 1
+        if not budget:
+            raise SystemExit(f"{variant_id}: match with seed {seed - 1} did not end")
+        matches += 1
+    return matches, actions, time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=2.0, help="time per run")
+    ap.add_argument("--runs", type=int, default=5, help="runs per variant (median reported)")
+    ap.add_argument("--variant", action="append", help="only these variants")
+    args = ap.parse_args()
+    ids = args.variant or VARIANTS
+    print(f"# {' '.join([Path(sys.executable).name, *sys.argv])}")
+    print(f"# python {sys.version.split()[0]}, pid {os.getpid()}, {args.runs} runs x {args.seconds}s each")
+    print(f"{'variant':<18} {'seats':>5} {'matches/s':>10} {'actions/s':>11} {'actions/match':>14}")
+    for vid in ids:
+        rates_m, rates_a, per_match = [], [], []
+        for r in range(args.runs):
+            m, a, dt = run(vid, args.seconds, 1000 * r)
+            rates_m.append(m / dt)
+            rates_a.append(a / dt)
+            per_match.append(a / max(m, 1))
+        print(f"{vid:<18} {seats_for(vid):>5} {statistics.median(rates_m):>10.1f} "
+              f"{statistics.median(rates_a):>11,.0f} {statistics.median(per_match):>14.0f}")
+
+
+if __name__ == "__main__":
+    main()
