@@ -28,7 +28,9 @@ import pytest
 from engine import IllegalAction, find_variant
 from engine.core import Match
 
-CARD_RE = re.compile(r"(?<![A-Za-z0-9])([6-9TJQKA][SCDH])(?![A-Za-z0-9])")
+# A card code with no letter or digit on either side (the look-behind is put
+# after the two characters: the same match, scanned several times faster).
+CARD_RE = re.compile(r"([6-9TJQKA][SCDH])(?<![A-Za-z0-9]..)(?![A-Za-z0-9])")
 
 Policy = Callable[[Match, int, list, random.Random], str]
 
@@ -46,6 +48,10 @@ def random_policy(match: Match, seat: int, legal: list, rng: random.Random) -> s
 
 def cards_in(obj) -> set[str]:
     """Every card code written anywhere inside a view (keys and values)."""
+    try:  # fast path: a view is JSON data, and JSON punctuation separates its strings
+        return set(CARD_RE.findall(json.dumps(obj, ensure_ascii=False)))
+    except (TypeError, ValueError):
+        pass
     found: set[str] = set()
 
     def walk(o):
@@ -88,7 +94,26 @@ class Tracker:
         self.voids: list[set[str]] = [set() for _ in range(match.seats)]
         self.deal = None
         self.sizes = [0] * match.seats
+        self.held: list[set[str]] = [set() for _ in range(match.seats)]
         self.option_cards = cards_in(match.options)
+        self.spectator: dict | None = None
+        self._sheet: list | None = None  # the last scoresheet seen: its JSON text, its cards
+        self._sheet_json = ""
+        self._sheet_cards: set[str] = set()
+
+    def scan(self, v: dict) -> tuple[str, set[str]]:
+        """The view as JSON text, and every card code written in it.  The
+        scoresheet, long and unchanged for a whole deal, is scanned only when
+        it changes (the result is the same)."""
+        sheet = v.get("scoresheet")
+        if not sheet:
+            blob = json.dumps(v, ensure_ascii=False)
+            return blob, set(CARD_RE.findall(blob))
+        if sheet != self._sheet:
+            self._sheet, self._sheet_json = sheet, json.dumps(sheet, ensure_ascii=False)
+            self._sheet_cards = set(CARD_RE.findall(self._sheet_json))
+        rest = json.dumps({**v, "scoresheet": None}, ensure_ascii=False)
+        return rest + self._sheet_json, set(CARD_RE.findall(rest)) | self._sheet_cards
 
     def observe(self, match: Match, locs: dict[str, list[str]]) -> None:
         spectator = match.view(None)
@@ -97,31 +122,38 @@ class Tracker:
             self.voids = [set() for _ in range(self.seats)]
         for s, hand in enumerate(hands_of(locs, self.seats)):
             self.own[s] |= hand
-            if len(hand) > self.sizes[s]:  # cards received: earlier voids may be gone
+            # cards received (even as many as were played since): earlier voids may be gone
+            if len(hand) > self.sizes[s] or hand - self.held[s]:
                 self.voids[s] = set()
             self.sizes[s] = len(hand)
+            self.held[s] = hand
         # A spectator may see only cards that are in no hand, or were shown to all.
         in_hands = set().union(*hands_of(locs, self.seats))
         shown = set(spectator["face_up"]) | {
             c for seat, a in spectator["log"] if seat is None and a for c in CARD_RE.findall(a)}
+        # The last trick (kept in the view when its deal ends, ENGINE_API.md) was played face up.
+        shown |= cards_in(spectator["last_trick"])
         self.public |= shown
-        leaked = (cards_in(spectator) - self.option_cards) & in_hands - self.public
+        seen = self.scan(spectator)[1] - self.option_cards
+        leaked = seen & in_hands - self.public
         assert not leaked, f"spectator view shows cards in hands: {sorted(leaked)}"
-        self.public |= cards_in(spectator) - self.option_cards
+        self.public |= seen
+        self.spectator = spectator  # the state is unchanged until the next apply
 
     def check_view(self, match: Match, seat: int) -> dict:
         v = match.view(seat)
-        blob = json.dumps(v)
+        blob, cards = self.scan(v)
         assert "seed" not in blob, "a view mentions the seed"
         reveals = {c for s, a in v["log"] if s is None and a for c in CARD_RE.findall(a)}
-        unknown = cards_in(v) - self.own[seat] - self.public - reveals - self.option_cards
+        unknown = cards - self.own[seat] - self.public - reveals - self.option_cards
         assert not unknown, f"seat {seat} sees cards it was never shown: {sorted(unknown)}"
         return v
 
     def note_play(self, match: Match, seat: int, action: str) -> None:
         if not action.startswith("play:"):
             return
-        trick = match.view(None)["trick"]
+        # observe() saw this same state (play_checked calls it before every action)
+        trick = (self.spectator or match.view(None))["trick"]
         if trick:
             led = trick[0][1][1]
             if action[-1] != led:

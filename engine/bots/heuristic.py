@@ -1,0 +1,137 @@
+"""The rule-of-thumb bot: one family module per game, a sensible default for the rest.
+
+Each family module (``heuristic_thousand``, ``heuristic_king``,
+``heuristic_korol``) has ``decide(k, rng) -> action | None`` (``k`` is the
+view's :class:`~engine.bots.base.Knowledge`) and ``keep_value(k, card)`` (how
+much the seat wants to keep a card: used to give, discard and to prune the
+search).  Anything a module does not recognise falls back to :func:`fallback`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import heuristic_king, heuristic_korol, heuristic_thousand
+from .base import Bot, Determinize, Knowledge, card_of, kind
+
+FAMILIES = {"thousand": heuristic_thousand, "king": heuristic_king, "korol": heuristic_korol}
+
+# Safe answers to questions a family module does not know, best first.
+_SAFE = ("keep", "accept", "pass")
+_RISKY = ("throw", "refuse", "strike")
+
+#: Tests set this: a family rule that fails raises instead of falling back.
+STRICT = False
+
+
+def fallback(k: Knowledge, rng: random.Random) -> str:
+    legal = k.legal
+    plays = [a for a in legal if kind(a) == "play"]
+    if plays:
+        return play_to_win(k, [card_of(a) for a in plays])
+    for a in _SAFE:
+        if a in legal:
+            return a
+    calm = [a for a in legal if a not in _RISKY]
+    return (calm or legal)[0]
+
+
+class HeuristicBot(Bot):
+    level = "basic"
+
+    def choose(self, view: dict, rng: random.Random | None = None,
+               determinize: Determinize | None = None) -> str:
+        legal = view["legal"]
+        if not legal:
+            raise ValueError("the seat has no legal action now")
+        if len(legal) == 1:
+            return legal[0]
+        rng = rng or self.rng
+        k = Knowledge(view)
+        module = FAMILIES.get(k.family)
+        try:
+            action = module.decide(k, rng) if module else None
+        except Exception:  # a bot must never stop a table: fall back to a default
+            if STRICT:
+                raise
+            action = None
+        if action not in legal:
+            action = fallback(k, rng)
+        return action
+
+
+def decide(view: dict, rng: random.Random) -> str:
+    """The rule-of-thumb action for a view (what :class:`HeuristicBot` plays)."""
+    return HeuristicBot().choose(view, rng)
+
+
+def candidates(view: dict, best: str, limit: int = 8) -> list[str]:
+    """The actions worth searching: all of them when few, else the likely ones."""
+    legal = view["legal"]
+    kinds = {kind(a) for a in legal}
+    if len(legal) <= limit or kinds <= {"play", "marriage", "throw", "refuse"}:
+        return list(legal)  # card play: every card is worth a look
+    k = Knowledge(view)
+    module = FAMILIES.get(k.family)
+    out: list[str] = [best]
+    if "bid" in kinds or "contract" in kinds:
+        steps = [a for a in legal if kind(a) in ("bid", "contract")]
+        out += [a for a in legal if kind(a) == "pass"] + steps[:3]
+    elif module is not None and kinds & {"give", "discard", "swap", "take"}:
+        cards = sorted({card_of(a) for a in legal if ":" in a},  # give the worst, take the best
+                       key=lambda c: module.keep_value(k, c), reverse="take" in kinds)
+        wanted = set(cards[:max(2, limit // 2)])
+        out += [a for a in legal if ":" in a and card_of(a) in wanted]
+        out += [a for a in legal if ":" not in a]
+    else:
+        out += legal
+    seen: set[str] = set()
+    uniq = [a for a in out if not (a in seen or seen.add(a))]
+    return uniq[:max(limit, 1)] if len(uniq) > limit and best in uniq[:limit] else uniq
+
+
+# --------------------------------------------------------------------------
+# Trick play shared by the families
+
+
+def lowest(k: Knowledge, cards: list[str]) -> str:
+    """The least useful card: a non-trump before a trump, low before high."""
+    return min(cards, key=lambda c: (c[1] == k.trump, k.strength[c], c))
+
+
+def play_to_win(k: Knowledge, cards: list[str]) -> str:
+    """Positive play (trump deals of Кинг, Король): take tricks."""
+    if not k.trick:
+        return lead_to_win(k, cards)
+    winners = [c for c in cards if k.beats(c)]
+    if not winners:
+        return lowest(k, cards)
+    last = k.is_last()
+    cheap = min(winners, key=lambda c: (k.strength[c] + (20 if c[1] == k.trump else 0)))
+    if last:
+        return cheap
+    masters = [c for c in winners if k.is_master(c) or
+               (c[1] == k.trump and k.trick[0][1][1] != k.trump)]
+    if masters:
+        return min(masters, key=lambda c: k.strength[c])
+    return max(winners, key=lambda c: k.strength[c])
+
+
+def lead_to_win(k: Knowledge, cards: list[str]) -> str:
+    trump = k.trump
+    masters = [c for c in cards if k.is_master(c)]
+    my_trumps = [c for c in cards if c[1] == trump]
+    unknown_trumps = sum(1 for c in k.unknown if c[1] == trump) if trump else 0
+    if my_trumps and unknown_trumps and len(my_trumps) >= unknown_trumps:
+        tm = [c for c in masters if c[1] == trump]
+        if tm:  # draw trumps while we rule them
+            return max(tm, key=lambda c: k.strength[c])
+    side = [c for c in masters if c[1] != trump]
+    if side:
+        return max(side, key=lambda c: k.strength[c])
+    if masters:
+        return max(masters, key=lambda c: k.strength[c])
+    plain = [c for c in cards if c[1] != trump] or cards
+    if my_trumps:  # short suits first, to trump them later
+        return min(plain, key=lambda c: (k.suit_count(c[1]), k.strength[c]))
+    return min(plain, key=lambda c: (-k.suit_count(c[1]), k.strength[c]))

@@ -1,0 +1,480 @@
+"""Кинг (Russian King): ``king-classic``, ``king-ordered``, ``king-3p`` (rules/king.md).
+
+Deals (rules K-2, K-11, K-16), and so the meaning of a preset deal's ``hands``
+(per seat, the cards in the order that seat receives them; ``rest`` is empty):
+
+* a negative deal, and every deal of ``king-ordered``: the whole deck is dealt
+  one card at a time clockwise, starting with the dealer's left
+  (dealer+1, dealer+2, ..., dealer);
+* a positive deal of ``king-classic`` / ``king-3p`` (rule K-11): the chooser
+  (the dealer's right) is dealt his first 3 cards, the first three of the
+  shuffled deck; when he has chosen, the rest is dealt one card at a time
+  clockwise from the dealer's left, a seat whose hand is full being skipped.
+  "The last card dealt to him" is the last card of his hand in that order (the
+  last of his preset hand).  Before the choice the other cards lie in the
+  ``stock``: the other seats hold no cards yet.
+
+Phases: ``choose`` (the trump choice of a positive deal, or the order of
+``king-ordered``; a negative deal of the classic game starts in ``play``),
+``play``, then the next deal or ``match_over``.
+
+Scoresheet rows (K-15): ``deal``, ``dealer``, ``contract`` (a contract id of
+K-4, or ``"trump"`` for a positive deal), ``chooser`` and ``trump`` (positive
+deals, else None), ``scores`` (penalties negative), ``totals``; the classic
+variants add ``by_last`` (the trump was "by the last card", K-11) and
+``king-ordered`` adds ``orderer`` and ``relative``: each total minus the table
+average.  A deal's history entry adds ``early_end`` (it ended early, K-8).
+With four players the average is a multiple of 1/4, so ``relative``
+is a float holding an exact quarter (12.25, -3.75): floats add quarters of
+such small numbers exactly, and the row adds up to 0.0 exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from ..core import LogEntry, Match, Option, Variant, assign_hidden, deal_cards_round, register
+from .king_rules import (
+    CONTRACTS,
+    EARLY_END_CARDS,
+    KING_MUST_GO,
+    NO_HEART_LEAD,
+    SUITS,
+    TRUMP,
+    king_deck,
+    king_strength,
+    penalties,
+    trick_pay,
+)
+
+PLAY = {r + s: "play:" + r + s for r in "789TJQKA" for s in SUITS}
+NOBODY: frozenset = frozenset()
+CHOOSE_TRUMP = [f"trump:{s}" for s in SUITS] + ["trump:last"]  # rule K-11
+TRUMP_ORDERS = [f"trump:{s}" for s in SUITS]  # rule K-16
+
+# Reasons for rejected plays (rule C-6).
+WHY_FOLLOW = "you must follow the led suit (rules K-3, K-12)"
+WHY_HEART_LEAD = "hearts may not be led while you hold another suit (rule K-6)"
+WHY_KING = "you must play the K♥ (rule K-7)"
+WHY_TRUMP = "you cannot follow suit, so you must play a trump (rule K-12)"
+WHY_TRUMP_LEAD = "only the trump chooser may lead a trump while holding other suits (rule K-12)"
+
+
+_SHARED = frozenset({"variant", "deck", "strength", "preset_deals", "options", "choices",
+                     "penalty_cards", "last_trick", "last_deal", "_result"})
+_APPEND_ONLY = frozenset({"actions", "log", "_scoresheet", "_history", "_presets_left"})
+
+
+class KingMatch(Match):
+    """One match of Кинг; the variant's ``rules`` say which of the three."""
+
+    # -- the match ------------------------------------------------------------
+
+    def _setup(self) -> None:
+        n = self.seats
+        self.ordered: bool = self.variant.rules["ordered"]
+        self.deck = king_deck(n)  # rules K-1, K-17
+        self.strength = king_strength(self.deck)
+        self.hand_size = len(self.deck) // n  # rule K-2: the whole deck is dealt
+        self.contract_order = list(self.options.get("order", CONTRACTS))  # rule K-5
+        self.king_strict: bool = self.options["king_strict"]
+        # rule K-16: 36 deals; else seven negative deals, then each player chooses twice (K-10).
+        self.deals_total = 9 * n if self.ordered else len(CONTRACTS) + 2 * n
+        self.orders: list[list[str]] = [[] for _ in range(n)]  # rule K-16: the public table
+        self.running = [0] * n
+
+    def _start_deal(self) -> None:
+        n = self.seats
+        self.contract: str | None = None
+        self.chooser: int | None = None
+        self.orderer: int | None = None
+        self.trump: str | None = None
+        self.by_last = False
+        self.face_up: list[str] = []
+        self.trick: list[list] = []  # [seat, card] in play order
+        self.led: str | None = None
+        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.trick_winners: list[int] = []
+        self.voids: list[set[str]] = [set() for _ in range(n)]  # revealed by play
+        self.no_king: set[int] = set()  # seats that showed they do not hold K♥ (rule K-7)
+        self.stock: list[list[str]] = [[] for _ in range(n)]  # cards not dealt yet (K-11)
+        positive = not self.ordered and self.deal_no > len(CONTRACTS)
+        if positive:
+            self.chooser = (self.dealer - 1) % n  # rule K-10: the dealer's right chooses
+        hands = self._deal_cards()
+        self._dealt = {"hands": [list(h) for h in hands], "rest": [], "early_end": False}
+        if self.ordered:  # rule K-16: everyone sees his cards, then the dealer's left orders
+            self.hands = hands
+            self.orderer = (self.dealer + 1) % n
+            self.turn = self.orderer
+            self.stage = "choose"
+            self.choices = ["order:" + c for c in self._owed(self.orderer)]
+        elif positive:  # rule K-11: the chooser sees his first 3 cards only
+            ch = self.chooser
+            self.hands = [[] for _ in range(n)]
+            self.hands[ch] = hands[ch][:3]
+            self.stock = [list(h) for h in hands]
+            self.stock[ch] = hands[ch][3:]
+            self.contract = TRUMP
+            self.turn = ch
+            self.stage = "choose"
+            self.choices = CHOOSE_TRUMP
+        else:  # rule K-5: the next negative contract in the room's order
+            self.hands = hands
+            self.contract = self.contract_order[self.deal_no - 1]
+            self.stage = "play"
+            self.turn = (self.dealer + 1) % n  # rule K-3: the dealer's left leads
+        self._set_contract_rules()
+
+    def _deal_cards(self) -> list[list[str]]:
+        """The hands of this deal, each in the order its cards are dealt (see the top)."""
+        n, size = self.seats, self.hand_size
+        preset, deck = self._next_cards()
+        if preset is not None:
+            hands, _ = self._check_preset(preset, [size] * n, 0)
+            return hands
+        clockwise = [(self.dealer + 1 + i) % n for i in range(n)]
+        if self.chooser is None:
+            hands, _ = deal_cards_round(deck, clockwise, size, n)
+            return hands
+        hands = [[] for _ in range(n)]
+        hands[self.chooser] = deck[:3]  # rule K-11: the chooser's first three
+        rest = iter(deck[3:])
+        for _ in range(size):
+            for s in clockwise:
+                if len(hands[s]) < size:
+                    hands[s].append(next(rest))
+        return hands
+
+    def _set_contract_rules(self) -> None:
+        c = self.contract
+        self.no_heart_lead = c in NO_HEART_LEAD  # rule K-6
+        self.king_must_go = c in KING_MUST_GO  # rule K-7
+        self.king_strict_now = self.king_must_go and self.king_strict  # rule K-7 option
+        early = EARLY_END_CARDS.get(c) if c else None  # rule K-8
+        self.penalty_cards = early
+        self.penalty_left = len(early) if early else 0
+
+    def _owed(self, seat: int) -> list[str]:
+        """Rule K-16: the orders ``seat`` still owes (each contract once, two trump deals)."""
+        done = self.orders[seat]
+        owed = [c for c in CONTRACTS if c not in done]
+        if sum(1 for o in done if o.startswith(TRUMP)) < 2:
+            owed += TRUMP_ORDERS
+        return owed
+
+    # -- hooks: turn and legality --------------------------------------------
+
+    def _phase(self) -> str:
+        return self.stage
+
+    def _to_act(self) -> list[int]:
+        return [self.turn]
+
+    def _hand(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def _legal(self, seat: int) -> list[str]:
+        if self.stage == "choose":
+            return list(self.choices)
+        # The common cases first (the inner loop of search bots); the rest in _playable.
+        led = self.led
+        if led is not None and not self.king_must_go:
+            follow = [PLAY[c] for c in self.hands[seat] if c[1] == led]
+            if follow:
+                return follow  # rules K-3, K-12: follow suit
+        return [PLAY[c] for c in self._playable(seat)[0]]
+
+    def _playable(self, seat: int) -> tuple[list[str], str]:
+        """The cards ``seat`` may play now, and the reason why no other card."""
+        hand = self.hands[seat]
+        if not self.trick:
+            if self.no_heart_lead:  # rule K-6
+                other = [c for c in hand if c[1] != "H"]
+                if other and len(other) < len(hand):
+                    return other, WHY_HEART_LEAD
+                return hand, ""
+            trump = self.trump
+            if trump is not None and seat != self.chooser:  # rule K-12
+                other = [c for c in hand if c[1] != trump]
+                if other and len(other) < len(hand):
+                    return other, WHY_TRUMP_LEAD
+            return hand, ""
+        led = self.led
+        follow = [c for c in hand if c[1] == led]
+        if follow:
+            # rule K-7 [option king_strict]: K♥ under a trick where A♥ already lies
+            if (self.king_strict_now and led == "H" and "KH" in follow
+                    and any(c == "AH" for _, c in self.trick)):
+                return ["KH"], WHY_KING
+            return follow, WHY_FOLLOW
+        if self.king_must_go and "KH" in hand:  # rule K-7: the King must go
+            return ["KH"], WHY_KING
+        trump = self.trump
+        if trump is not None:  # rule K-12: a void player must trump
+            trumps = [c for c in hand if c[1] == trump]
+            if trumps:
+                return trumps, WHY_TRUMP
+        return hand, ""
+
+    def _why_illegal(self, seat: int, action: str) -> str | None:
+        if self.stage == "choose":
+            if self.ordered:
+                if action.startswith("order:") and action[6:] in CONTRACTS + tuple(
+                        "trump:" + s for s in SUITS):
+                    return f"you have already ordered {action[6:]!r} as often as allowed (rule K-16)"
+                return "order one of: " + ", ".join(self.choices) + " (rule K-16)"
+            return "name a trump suit (trump:S/C/D/H) or trump:last; no-trump is not allowed (rule K-11)"
+        if not action.startswith("play:"):
+            return "play a card: play:XX"
+        card = action[5:]
+        if card not in self.hands[seat]:
+            return f"{card!r} is not in your hand"
+        return self._playable(seat)[1] or None
+
+    # -- hooks: actions ------------------------------------------------------
+
+    def _do(self, seat: int, action: str) -> None:
+        if action[1] == "l":  # play:XX
+            self._play(seat, action[5:], action)
+        elif action[0] == "t":  # trump:X / trump:last
+            self._choose_trump(seat, action[6:])
+        else:  # order:...
+            self._order(seat, action[6:])
+
+    def _choose_trump(self, seat: int, what: str) -> None:
+        """Rule K-11: a suit, or "by the last card" dealt to the chooser."""
+        self._log(seat, "trump:" + what)
+        last = self.stock[seat][-1] if self.stock[seat] else self.hands[seat][-1]
+        for s in range(self.seats):  # then all the other cards are dealt
+            self.hands[s].extend(self.stock[s])
+            self.stock[s] = []
+        if what == "last":
+            self.trump = last[1]
+            self.by_last = True
+            self.face_up = [last]  # shown to everyone until the deal ends
+            self._log(None, "show:" + last)
+        else:
+            self.trump = what
+        self.stage = "play"
+        self.turn = seat  # rule K-12: the chooser leads
+
+    def _order(self, seat: int, what: str) -> None:
+        """Rule K-16: the dealer's left orders a contract or a trump deal, then leads."""
+        self._log(seat, "order:" + what)
+        self.orders[seat].append(what)
+        if what.startswith(TRUMP):
+            self.contract = TRUMP
+            self.trump = what[6:]
+            self.chooser = seat  # the orderer is the chooser of an ordered trump deal
+        else:
+            self.contract = what
+        self._set_contract_rules()
+        self.stage = "play"
+        self.turn = seat
+
+    def _play(self, seat: int, card: str, action: str) -> None:
+        self.hands[seat].remove(card)
+        self.log.append(LogEntry(seat, action, None, NOBODY))  # public (see Match._log)
+        trick = self.trick
+        suit = card[1]
+        if not trick:
+            self.led = suit
+            # What a lead reveals: a heart led under K-6, or a trump led by a
+            # non-chooser under K-12, means the leader holds nothing else.
+            if suit == "H" and self.no_heart_lead:
+                self.voids[seat].update("SCD")
+            elif suit == self.trump and seat != self.chooser:
+                self.voids[seat].update(s for s in SUITS if s != suit)
+        elif suit != self.led:
+            voids = self.voids[seat]
+            voids.add(self.led)
+            if self.trump is not None and suit != self.trump:
+                voids.add(self.trump)  # not trumping shows a trump void (K-12)
+            if self.king_must_go and card != "KH":
+                self.no_king.add(seat)  # K-7: he would have had to play it
+        elif (self.king_strict_now and suit == "H" and card != "KH"
+              and any(c == "AH" for _, c in trick)):
+            self.no_king.add(seat)
+        trick.append([seat, card])
+        if len(trick) < self.seats:
+            self.turn = (seat + 1) % self.seats
+            return
+        self._complete_trick()
+
+    def _complete_trick(self) -> None:
+        trick = self.trick
+        # rule C-4: the highest trump, else the highest card of the led suit
+        strength, trump = self.strength, self.trump
+        winner, best = trick[0]
+        best_trump = best[1] == trump
+        for s, c in trick[1:]:
+            if c[1] == best[1]:
+                if strength[c] > strength[best]:
+                    winner, best = s, c
+            elif c[1] == trump and not best_trump:
+                winner, best, best_trump = s, c, True
+        cards = [c for _, c in trick]
+        self.won[winner] += cards
+        self.trick_winners.append(winner)
+        self.last_trick = {"cards": trick, "winner": winner}
+        self.trick = []
+        self.led = None
+        self.turn = winner  # rules K-3, K-12: the winner leads next
+        if self.penalty_cards is not None:  # rule K-8: early end
+            self.penalty_left -= sum(1 for c in cards if c in self.penalty_cards)
+            if self.penalty_left == 0:
+                self._dealt["early_end"] = bool(self.hands[winner])
+                self._end_deal()
+                return
+        if not self.hands[winner]:
+            self._end_deal()
+
+    # -- end of a deal and of the match ---------------------------------------
+
+    def _end_deal(self) -> None:
+        n = self.seats
+        if self.contract == TRUMP:
+            scores = trick_pay(n, self.trick_winners, self.hand_size)  # rules K-13, K-17
+        else:
+            scores = [-p for p in penalties(self.contract, n, self.won, self.trick_winners)]  # K-4, K-9
+        self.running = [t + s for t, s in zip(self.running, scores, strict=True)]
+        row = {
+            "contract": self.contract,
+            "chooser": self.chooser if self.contract == TRUMP else None,
+            "trump": self.trump,
+            "scores": scores,
+            "totals": list(self.running),
+        }
+        if self.ordered:
+            row["orderer"] = self.orderer
+            row["relative"] = self._relative()
+        else:
+            row["by_last"] = self.by_last
+        over = self.deal_no == self.deals_total
+        if self.ordered:
+            next_dealer = (self.dealer + 1) % n  # rule K-16: always to the left
+        elif self.deal_no < len(CONTRACTS):
+            next_dealer = (self.dealer + 1) % n  # rule K-2
+        elif self.deal_no == len(CONTRACTS):
+            next_dealer = (self.dealer + 1) % n  # rule K-10: the next in the rotation
+        else:
+            next_dealer = self.chooser  # rule K-10: the chooser deals next
+        result = None
+        if over:
+            if not self.ordered:
+                assert sum(self.running) == 0, self.running  # rule K-14
+            result = self._final_result()
+        self._finish_deal(row, next_dealer=next_dealer, over=over, result=result)
+
+    def _relative(self) -> list[float]:
+        """Rule K-16: each total minus the table average (exact quarters, sum 0)."""
+        average = sum(self.running) / self.seats
+        return [t - average for t in self.running]
+
+    def _final_result(self) -> dict:
+        """Rule K-14: the totals of the last row; the highest total wins (ties share)."""
+        best = max(self.running)
+        result = {"totals": list(self.running),
+                  "winners": [s for s, t in enumerate(self.running) if t == best]}
+        if self.ordered:
+            result["relative"] = self._relative()
+        return result
+
+    # -- views, locations, determinization -------------------------------------
+
+    def __deepcopy__(self, memo: dict) -> KingMatch:
+        """A deep copy that shares what is never changed in place: the variant,
+        the deck tables, the finished deals' rows and history entries and the
+        log entries (append-only lists are copied, their items shared)."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            if name in _SHARED:
+                twin.__dict__[name] = value
+            elif name in _APPEND_ONLY:
+                twin.__dict__[name] = list(value)
+            elif name == "rng":  # the same generator state, without copying it item by item
+                twin.rng = random.Random()
+                twin.rng.setstate(value.getstate())
+            else:
+                twin.__dict__[name] = copy.deepcopy(value, memo)
+        return twin
+
+    def _view_extra(self, seat: int | None, v: dict) -> None:
+        v["trick"] = [[s, c] for s, c in self.trick]
+        v["trump"] = self.trump
+        v["face_up"] = list(self.face_up)
+        v["contract"] = self.contract
+        v["chooser"] = self.chooser
+        v["tricks_taken"] = [self.trick_winners.count(s) for s in range(self.seats)]
+        v["deals_total"] = self.deals_total
+        if self.ordered:
+            v["orderer"] = self.orderer
+            v["orders"] = [list(o) for o in self.orders]  # rule K-16: the public table
+            v["relative"] = self._relative()
+        else:
+            v["contract_order"] = list(self.contract_order)
+
+    def _locations(self) -> dict[str, list[str]]:
+        out = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
+        out["stock"] = [c for pile in self.stock for c in pile]
+        out["trick"] = [c for _, c in self.trick]
+        for s, pile in enumerate(self.won):
+            out[f"won:{s}"] = list(pile)
+        return out
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Deal anew every card ``seat`` has not seen: the other hands and the
+        undealt stock, keeping hand sizes, the face-up card, revealed voids and
+        the K♥ that a player showed he does not hold (rule K-7)."""
+        n = self.seats
+        shown = set(self.face_up)
+        hidden: list[str] = []
+        slots: list[tuple[tuple[str, int], int, set[str]]] = []
+        for s in range(n):
+            if s != seat:
+                cards = [c for c in self.hands[s] if c not in shown]
+                hidden += cards
+                slots.append((("hand", s), len(cards), self.voids[s]))
+            if self.stock[s]:
+                hidden += self.stock[s]
+                slots.append((("stock", s), len(self.stock[s]), set()))
+        if not hidden:
+            return
+        # The K♥ travels as a card of its own pseudo-suit "X", banned where it
+        # cannot be: with a heart void or with a player who showed he lacks it.
+        hidden = ["KX" if c == "KH" else c for c in hidden]
+        banned = []
+        for key, size, voids in slots:
+            ban = set(voids)
+            if "H" in voids or (key[0] == "hand" and key[1] in self.no_king):
+                ban.add("X")
+            banned.append((key, size, frozenset(ban)))
+        dealt = assign_hidden(hidden, banned, rng)
+        for (kind, s), cards in dealt.items():
+            cards = ["KH" if c == "KX" else c for c in cards]
+            if kind == "stock":
+                self.stock[s] = cards
+            else:
+                self.hands[s] = cards + [c for c in self.hands[s] if c in shown]
+        self._legal_cache = {}
+
+
+def _options(with_order: bool) -> list[Option]:
+    opts = []
+    if with_order:
+        opts.append(Option("order", "permutation", list(CONTRACTS), "K-5",
+                           label="Order of the negative deals", allowed=CONTRACTS))
+    opts.append(Option("king_strict", "bool", False, "K-7",
+                       label="K♥ must also go under a led A♥"))
+    return opts
+
+
+register(Variant(id="king-classic", family="king", name="King (classic)", seat_counts=(4,),
+                 match_class=KingMatch, options=_options(True), rules={"ordered": False}))
+register(Variant(id="king-ordered", family="king", name="King (ordered)", seat_counts=(4,),
+                 match_class=KingMatch, options=_options(False), rules={"ordered": True}))
+register(Variant(id="king-3p", family="king", name="King (3 players)", seat_counts=(3,),
+                 match_class=KingMatch, options=_options(True), rules={"ordered": False}))
