@@ -28,19 +28,23 @@ def seats_for(variant_id: str) -> int:
 
 
 def thousand_policy(match, seat, legal, rng):
-    """Random card play; bids and contracts kept near the minimum so scores grow."""
-    calls = [a for a in legal if a.startswith("bid:")]
-    if calls and "pass" in legal:
-        return "pass" if rng.random() < 0.55 else calls[0]
-    contracts = [a for a in legal if a.startswith("contract:")]
-    if contracts:
-        return contracts[0]
-    safe = [a for a in legal if a not in ("throw", "refuse")]
-    return rng.choice(safe or legal)
+    """Random card play; bids and contracts kept near the minimum so scores grow.
+
+    Relies only on the order of ``legal`` (pass first, then bids low to high;
+    the winning bid first among contracts; throw / refuse last)."""
+    first = legal[0]
+    if first == "pass":
+        return first if len(legal) == 1 or rng.random() < 0.55 else legal[1]
+    if first[0] in "bc":  # a forced bid (T-13) or the contract list
+        return first
+    n = len(legal)
+    if n > 1 and legal[-1] in ("throw", "refuse"):
+        n -= 1
+    return legal[int(rng.random() * n)]
 
 
 def random_policy(match, seat, legal, rng):
-    return rng.choice(legal)
+    return legal[int(rng.random() * len(legal))]
 
 
 def run(variant_id: str, seconds: float, seed0: int) -> tuple[int, int, float]:

@@ -346,31 +346,36 @@ class Match:
         return self._to_act()
 
     def legal_actions(self, seat: int) -> list[str]:
-        self._check_seat(seat)
-        cached = self._legal_cache.get(seat)
-        if cached is not None:
-            return list(cached)
-        acts = self._legal(seat) if (not self.over and seat in self._to_act()) else []
-        self._legal_cache[seat] = acts
-        return list(acts)
+        cached = self._legal_cache.get(seat) if type(seat) is int else None
+        if cached is None:
+            self._check_seat(seat)
+            cached = self._legal(seat) if (not self.over and seat in self._to_act()) else []
+            self._legal_cache[seat] = cached
+        return cached.copy()
 
     def apply(self, seat: int, action: str) -> None:
         """Check an action (rule C-6) and carry it out; IllegalAction otherwise."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+        if type(seat) is not int or not 0 <= seat < self.seats:  # bool is not a seat either
             raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+        legal = self._legal_cache.get(seat)
+        if legal is None:
+            self.legal_actions(seat)
+            legal = self._legal_cache[seat]
+        if type(action) is not str or action not in legal:
+            self._reject(seat, action)
+        self._legal_cache = {}
+        self.actions.append((seat, action))
+        self._do(seat, action)
+
+    def _reject(self, seat: int, action: object) -> None:
         if not isinstance(action, str):
             raise IllegalAction(f"an action is a string, not {type(action).__name__}")
         if self.over:
             raise IllegalAction("the match is over")
-        legal = self._legal_cache.get(seat)
-        if legal is None:
-            legal = self.legal_actions(seat)
-        if action not in legal:
-            if seat not in self._to_act():
-                raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self._to_act()})")
-            reason = self._why_illegal(seat, action) or "not a legal action now"
-            raise IllegalAction(f"{action[:40]!r}: {reason}")
-        self.apply_unchecked(seat, action)
+        if seat not in self._to_act():
+            raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self._to_act()})")
+        reason = self._why_illegal(seat, action) or "not a legal action now"
+        raise IllegalAction(f"{action[:40]!r}: {reason}")
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Fast path: carry out an action known to be legal (no checks)."""
