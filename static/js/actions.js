@@ -1,0 +1,75 @@
+// Reading the engine's action strings (ENGINE_API.md "Action notation") and naming them.
+// The client never decides what is legal: it only labels what view.legal lists.
+
+import { t, cardText, SUIT_SYMBOL } from './i18n.js';
+
+const CARD_ACTION = /^(play|marriage|discard|swap|take|give):([2-9TJQKA?][SCDH?])(?:>(\d+))?$/;
+
+export function parseAction(a) {
+  let m = CARD_ACTION.exec(a);
+  if (m) return { kind: m[1], card: m[2], to: m[3] === undefined ? null : Number(m[3]), raw: a };
+  m = /^(bid|contract):(\d+)$/.exec(a);
+  if (m) return { kind: m[1], n: Number(m[2]), raw: a };
+  m = /^trump:([SCDH]|last)$/.exec(a);
+  if (m) return { kind: 'trump', suit: m[1], raw: a };
+  m = /^order:trump:([SCDH])$/.exec(a);
+  if (m) return { kind: 'order_trump', suit: m[1], raw: a };
+  m = /^order:(\w+)$/.exec(a);
+  if (m) return { kind: 'order', contract: m[1], raw: a };
+  m = /^spare:(\d+)$/.exec(a);
+  if (m) return { kind: 'spare', seat: Number(m[1]), raw: a };
+  m = /^take:(top|bottom)$/.exec(a);
+  if (m) return { kind: 'take_pair', which: m[1], raw: a };
+  m = /^show:(.*)$/.exec(a);
+  if (m) return { kind: 'show', cards: m[1].split(',').filter(Boolean), raw: a };
+  m = /^hand>(\d+)$/.exec(a);
+  if (m) return { kind: 'hand', to: Number(m[1]), raw: a };
+  return { kind: a, raw: a };
+}
+
+const cardOrUnknown = (c) => (c && !c.includes('?') ? cardText(c) : t('hidden_card'));
+
+// A label for an action; `name(seat)` gives a player's name.
+export function actionLabel(a, name = (s) => `#${s}`) {
+  const p = typeof a === 'string' ? parseAction(a) : a;
+  switch (p.kind) {
+    case 'play': return t('act.play', { card: cardOrUnknown(p.card) });
+    case 'marriage': return t('act.marriage', { card: cardOrUnknown(p.card), suit: SUIT_SYMBOL[p.card[1]] || '' });
+    case 'give': return t('act.give', { card: cardOrUnknown(p.card), name: p.to === null ? '?' : name(p.to) });
+    case 'discard': return t('act.discard', { card: cardOrUnknown(p.card) });
+    case 'swap': return t('act.swap', { card: cardOrUnknown(p.card) });
+    case 'take': return t('act.take', { card: cardOrUnknown(p.card) });
+    case 'bid': return t('act.bid', { n: p.n });
+    case 'contract': return t('act.contract', { n: p.n });
+    case 'trump': return p.suit === 'last' ? t('act.trump:last') : t('act.trump', { suit: SUIT_SYMBOL[p.suit] });
+    case 'order': return t('act.order', { c: t('contracts.' + p.contract) });
+    case 'order_trump': return t('act.order_trump', { suit: SUIT_SYMBOL[p.suit] });
+    case 'spare': return t('act.spare', { name: name(p.seat) });
+    case 'take_pair': return t('act.take:' + p.which);
+    case 'show': return `${t('face_up')}: ${p.cards.map(cardOrUnknown).join(' ')}`;
+    case 'hand': return `${t('whole_hand')} → ${name(p.to)}`;
+    default: return t('act.' + p.kind);
+  }
+}
+
+// Split view.legal into: actions on a card (by card), numeric calls (bid / contract) and
+// plain buttons.  Order within each group is the engine's.
+export function groupLegal(legal) {
+  const byCard = new Map();
+  const numeric = new Map();
+  const buttons = [];
+  for (const a of legal || []) {
+    const p = parseAction(a);
+    if (p.card) {
+      if (!byCard.has(p.card)) byCard.set(p.card, []);
+      byCard.get(p.card).push(p);
+    } else if (p.kind === 'bid' || p.kind === 'contract') {
+      if (!numeric.has(p.kind)) numeric.set(p.kind, []);
+      numeric.get(p.kind).push(p);
+    } else {
+      buttons.push(p);
+    }
+  }
+  for (const list of numeric.values()) list.sort((x, y) => x.n - y.n);
+  return { byCard, numeric, buttons };
+}

@@ -1,0 +1,77 @@
+// REST calls under /api, with the player token kept in localStorage.
+
+const KEY = 'kozyr.player';
+
+export function me() {
+  try {
+    const p = JSON.parse(localStorage.getItem(KEY));
+    return p && p.token ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+function setMe(p) { localStorage.setItem(KEY, JSON.stringify(p)); }
+
+async function req(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const who = me();
+  if (who) headers['X-Player-Token'] = who.token;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch('/api' + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch { /* no body */ }
+  if (!res.ok) {
+    const err = new Error((data && data.detail) || res.statusText || String(res.status));
+    err.status = res.status;
+    err.code = data && data.code;
+    throw err;
+  }
+  return data;
+}
+
+// The player with this name: created on first use, renamed when the name changes.
+// A token the server no longer knows is forgotten (and, given a name, replaced).
+export async function ensurePlayer(name) {
+  const who = me();
+  if (who) {
+    if (!name || name === who.name) {
+      try {
+        const p = await req('GET', '/players/me');
+        setMe({ ...who, name: p.name, id: p.id });
+        return me();
+      } catch (e) {
+        if (e.status !== 401) throw e;
+      }
+    } else {
+      try {
+        const p = await req('PATCH', '/players/me', { name });
+        setMe({ ...who, name: p.name });
+        return me();
+      } catch (e) {
+        if (e.status !== 401) throw e;
+      }
+    }
+    localStorage.removeItem(KEY);
+  }
+  if (!name) return null;
+  const p = await req('POST', '/players', { name });
+  setMe({ id: p.id, name: p.name, token: p.token });
+  return me();
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  variants: () => req('GET', '/variants'),
+  createRoom: (variant, seats, options) => req('POST', '/rooms', { variant, seats, options, take_seat: true }),
+  room: (code) => req('GET', `/rooms/${enc(code)}`),
+  takeSeat: (code, seat) => req('POST', `/rooms/${enc(code)}/seats/${seat}`),
+  leaveSeat: (code, seat) => req('DELETE', `/rooms/${enc(code)}/seats/${seat}`),
+  start: (code) => req('POST', `/rooms/${enc(code)}/start`),
+  rematch: (code) => req('POST', `/rooms/${enc(code)}/rematch`),
+  chat: (code) => req('GET', `/rooms/${enc(code)}/chat`),
+  roomMatches: (code) => req('GET', `/rooms/${enc(code)}/matches`),
+  myMatches: () => req('GET', '/players/me/matches?limit=20'),
+  match: (id) => req('GET', `/matches/${enc(id)}`),
+};

@@ -1,0 +1,128 @@
+// The room's websocket: hello with the token, actions with client ids, and reconnects
+// with exponential backoff that resume from the last version seen.
+
+export class RoomSocket {
+  constructor(code, token, { onMessage, onStatus }) {
+    this.code = code;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.version = null;   // the version of the last view received
+    this.match = null;
+    this.pending = new Map();  // client_id -> {resolve}
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.status = 'connecting';
+    this.counter = 0;
+    this.connect();
+    this.pinger = setInterval(() => this.ping(), 20000);
+    this.onOnline = () => { if (this.status !== 'online') this.reconnectNow(); };
+    window.addEventListener('online', this.onOnline);
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'offline');
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: 'hello', token: this.token };
+      if (this.version !== null) hello.last_version = this.version;
+      if (this.match) hello.last_match = this.match;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.lastHeard = Date.now();
+      if (msg.type === 'welcome') {
+        this.attempt = 0;
+        this.setStatus('online');
+      }
+      if (msg.type === 'view') {
+        this.version = msg.version;
+        this.match = msg.match;
+      }
+      if ((msg.type === 'ack' || msg.type === 'error') && msg.client_id && this.pending.has(msg.client_id)) {
+        const p = this.pending.get(msg.client_id);
+        this.pending.delete(msg.client_id);
+        p.resolve(msg);
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const p of this.pending.values()) p.resolve({ type: 'error', code: 'offline', message: 'connection lost' });
+      this.pending.clear();
+      if (this.closed) return;
+      if (ev.code === 4403 || ev.code === 4404) {  // unknown token / room: retrying will not help
+        this.setStatus('refused');
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleReconnect() {
+    this.setStatus('offline');
+    const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    clearTimeout(this.timer);
+    if (this.ws) { try { this.ws.close(); } catch { /* gone */ } }
+    this.ws = null;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  ping() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    const sent = Date.now();
+    this.ws.send(JSON.stringify({ type: 'ping', nonce: sent }));
+    setTimeout(() => {  // no answer in 10 s: the connection is dead, start again
+      if (this.ws && (this.lastHeard || 0) < sent) this.reconnectNow();
+    }, 10000);
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  // Send an action; resolves with the ack or the error (never updates anything by itself).
+  act(action) {
+    const client_id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    return new Promise((resolve) => {
+      const msg = { type: 'action', client_id, action };
+      if (this.version !== null) msg.version = this.version;
+      if (!this.send(msg)) return resolve({ type: 'error', code: 'offline', message: 'not connected' });
+      this.pending.set(client_id, { resolve });
+    });
+  }
+
+  chat(text) { return this.send({ type: 'chat', text }); }
+
+  resync() { return this.send({ type: 'hello', token: this.token }); }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener('online', this.onOnline);
+    if (this.ws) this.ws.close();
+  }
+}

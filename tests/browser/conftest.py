@@ -1,0 +1,119 @@
+"""Browser tests: the real server (uvicorn, SQLite in a tmp dir) and Debian's Chromium.
+
+Chromium is /usr/bin/chromium driven by Playwright for Python; `playwright install`
+is never needed.  Every test module is marked ``browser``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The real server on a free port; yields its base URL."""
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    pytest.importorskip("playwright.sync_api")
+    tmp = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'kozyr.db'}", "KOZYR_LOG_LEVEL": "WARNING",
+           "KOZYR_PUBLIC_URL": "", "KOZYR_CHAT_BURST": "50", "KOZYR_CHAT_PER_SECOND": "50"}
+    env.pop("REDIS_URL", None)
+    env.pop("KOZYR_REDIS_URL", None)
+    log = open(tmp / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+                             "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """new_page(viewport=DESKTOP, lang="en") -> a page in a fresh context (own localStorage).
+
+    Each page records JavaScript dialogs in page.dialogs and page errors in page.errors."""
+    contexts = []
+
+    def make(viewport=None, lang="en"):
+        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=lang,
+                                  device_scale_factor=2 if viewport == PHONE else 1)
+        ctx.set_default_timeout(15000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.dialogs = []
+        page.errors = []
+
+        def on_dialog(d):
+            page.dialogs.append(d.message)
+            d.dismiss()
+        page.on("dialog", on_dialog)
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS
