@@ -17,7 +17,7 @@ trim to 9, R-47), ``pool`` (R-43), ``play``.
 from __future__ import annotations
 
 from ..core import deal_cards_round
-from .korol_play import HAND, RANK_OF, RANKS, SEATS, STRENGTH, KorolMatch
+from .korol_play import DISCARD, GIVE, HAND, RANK_OF, RANKS, SEATS, STRENGTH, KorolMatch
 
 TARGETS = (9, 9, 9)  # rules
 KING_STRIKES, PRINCE_STRIKES = 3, 2  # rule R-42
@@ -258,9 +258,10 @@ class KrolPlMatch(KorolMatch):
         if stage == "strike":
             return (["strike"] if self._may_strike(seat) else []) + ["accept"]
         if stage == "handover":
-            return ["discard:" + c for c in self._sorted(self.hands[seat])]
+            return [DISCARD[c] for c in self._sorted(self.hands[seat])]
         receiver = self.pool_queue[0][1]
-        return [f"give:{c}>{receiver}" for c in self._sorted(self.hands[seat])]
+        give = GIVE[receiver]
+        return [give[c] for c in self._sorted(self.hands[seat])]
 
     def _do_other(self, seat: int, action: str) -> None:
         stage = self.stage

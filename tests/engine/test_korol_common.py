@@ -227,3 +227,22 @@ def test_face_up_card_follows_a_departed_princes_hand_R41_R47():
             assert m.turned in locs[f"hand:{receiver}"] + locs["aside"]
             seen += 1
     assert seen
+
+
+def test_a_hand_given_up_is_known_to_its_old_owner_in_determinize_R32_R43():
+    from .test_korol_crowning import clubs_to
+    from .test_korol_pl import FIVE_FOUR, pl_crowned
+
+    m = new("krol-pl", [clubs_to(0), clubs_to(1)], reigns=0)
+    autoplay(m, 9)
+    old = sorted(m.view(2)["hand"])
+    act(m, "spare:0")  # seat 2's old hand now lies at seat 0
+    rng = random.Random(2)
+    assert all(sorted(m.determinize(2, rng)._locations()["spare:0"]) == old for _ in range(5))
+    assert any(sorted(m.determinize(3, rng)._locations()["spare:0"]) != old for _ in range(5))
+
+    m = pl_crowned(FIVE_FOUR)
+    act(m, "accept", "accept")  # the Soldier (3) handed his spades to the King (2)
+    twin = m.determinize(3, rng)
+    assert set("6S 7S 8S 9S TS JS QS KS AS".split()) <= set(twin._locations()["hand:2"])
+    assert twin.view(3) == m.view(3)

@@ -7,8 +7,8 @@ knows of hidden cards is always true and is kept by determinize; each round's
 titles are a permutation of the four (rules R-14, R-27, R-35, R-45); the
 standings and winners follow rule R-4.
 
-Most seeds play one reign to keep CI short; every tenth seed plays the
-default three (rule R-4), one in ten two.
+To keep CI short, four seeds in ten play the crowning alone, four one reign,
+one two reigns and one the default three (rule R-4).
 """
 
 import random
@@ -21,7 +21,7 @@ VARIANTS = ["korol-ru", "krol-pl"]
 CHUNKS = 4
 TITLES = ["king", "prince", "soldier", "peasant"]
 POINTS = {"king": 3, "prince": 2, "soldier": 1, "peasant": 0}
-REIGNS = [1, 0, 1, 2, 1, 0, 3, 1, 0, 1]  # by seed % 10; 3 is the default
+REIGNS = [1, 0, 0, 2, 1, 0, 3, 1, 0, 1]  # by seed % 10; 3 is the default
 
 
 def knowing_policy(match, seat, legal, rng):
@@ -66,7 +66,7 @@ def test_random_matches_keep_the_invariants(variant, chunk):
     for seed in range(chunk, n, CHUNKS):
         reigns = REIGNS[seed % 10]
         m = play_checked(variant, 4, seed, options={"reigns": reigns}, policy=knowing_policy,
-                         every=7 if reigns < 2 else 13)
+                         every=9 if reigns < 2 else 15)
         check_records(m, reigns)
 
 
