@@ -27,6 +27,18 @@ average.  A deal's history entry adds ``early_end`` (it ended early, K-8).
 With four players the average is a multiple of 1/4, so ``relative``
 is a float holding an exact quarter (12.25, -3.75): floats add quarters of
 such small numbers exactly, and the row adds up to 0.0 exactly.
+
+Views add ``contract``, ``chooser``, ``tricks_taken`` (per seat) and
+``deals_total``; the classic variants ``contract_order`` (K-5), the ordered
+one ``orderer``, ``orders`` (the public table of K-16: per seat, the ids he
+has ordered, trump deals as ``"trump:H"``) and ``relative``.  ``last_trick``
+is ``{"cards": [[seat, card], ...], "winner": seat}``; ``face_up`` holds the
+card turned "by the last card" until the deal ends (K-11).
+
+Determinization keeps the voids that play reveals: a discard shows a void in
+the led suit (and in trumps, K-12), a heart led under K-6 or a trump led by a
+non-chooser under K-12 shows the leader holds nothing else, and a void player
+who did not drop the K♥ under K-7 does not hold it.
 """
 
 from __future__ import annotations
@@ -61,7 +73,7 @@ WHY_TRUMP = "you cannot follow suit, so you must play a trump (rule K-12)"
 WHY_TRUMP_LEAD = "only the trump chooser may lead a trump while holding other suits (rule K-12)"
 
 
-_SHARED = frozenset({"variant", "deck", "strength", "preset_deals", "options", "choices",
+_SHARED = frozenset({"variant", "deck", "strength", "preset_deals", "options", "choices", "left",
                      "penalty_cards", "last_trick", "last_deal", "_result"})
 _APPEND_ONLY = frozenset({"actions", "log", "_scoresheet", "_history", "_presets_left"})
 
@@ -83,6 +95,7 @@ class KingMatch(Match):
         self.deals_total = 9 * n if self.ordered else len(CONTRACTS) + 2 * n
         self.orders: list[list[str]] = [[] for _ in range(n)]  # rule K-16: the public table
         self.running = [0] * n
+        self.left = [(s + 1) % n for s in range(n)]  # rule C-1: play passes to the left
 
     def _start_deal(self) -> None:
         n = self.seats
@@ -278,28 +291,29 @@ class KingMatch(Match):
         self.hands[seat].remove(card)
         self.log.append(LogEntry(seat, action, None, NOBODY))  # public (see Match._log)
         trick = self.trick
-        suit = card[1]
-        if not trick:
-            self.led = suit
+        if trick:
+            led = self.led
+            if card[1] != led:  # what a discard reveals (for determinize)
+                voids = self.voids[seat]
+                voids.add(led)
+                if self.trump is not None and card[1] != self.trump:
+                    voids.add(self.trump)  # not trumping shows a trump void (K-12)
+                if self.king_must_go and card != "KH":
+                    self.no_king.add(seat)  # K-7: he would have had to play it
+            elif self.king_strict_now and led == "H" and card != "KH" and any(
+                    c == "AH" for _, c in trick):
+                self.no_king.add(seat)  # K-7 [king_strict]: likewise
+        else:
+            suit = self.led = card[1]
             # What a lead reveals: a heart led under K-6, or a trump led by a
             # non-chooser under K-12, means the leader holds nothing else.
             if suit == "H" and self.no_heart_lead:
                 self.voids[seat].update("SCD")
             elif suit == self.trump and seat != self.chooser:
                 self.voids[seat].update(s for s in SUITS if s != suit)
-        elif suit != self.led:
-            voids = self.voids[seat]
-            voids.add(self.led)
-            if self.trump is not None and suit != self.trump:
-                voids.add(self.trump)  # not trumping shows a trump void (K-12)
-            if self.king_must_go and card != "KH":
-                self.no_king.add(seat)  # K-7: he would have had to play it
-        elif (self.king_strict_now and suit == "H" and card != "KH"
-              and any(c == "AH" for _, c in trick)):
-            self.no_king.add(seat)
         trick.append([seat, card])
         if len(trick) < self.seats:
-            self.turn = (seat + 1) % self.seats
+            self.turn = self.left[seat]
             return
         self._complete_trick()
 
@@ -353,12 +367,9 @@ class KingMatch(Match):
         else:
             row["by_last"] = self.by_last
         over = self.deal_no == self.deals_total
-        if self.ordered:
-            next_dealer = (self.dealer + 1) % n  # rule K-16: always to the left
-        elif self.deal_no < len(CONTRACTS):
-            next_dealer = (self.dealer + 1) % n  # rule K-2
-        elif self.deal_no == len(CONTRACTS):
-            next_dealer = (self.dealer + 1) % n  # rule K-10: the next in the rotation
+        if self.ordered or self.deal_no <= len(CONTRACTS):
+            # rules K-2, K-16: to the left (K-10: also into the first positive deal)
+            next_dealer = (self.dealer + 1) % n
         else:
             next_dealer = self.chooser  # rule K-10: the chooser deals next
         result = None

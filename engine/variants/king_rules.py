@@ -49,33 +49,44 @@ def king_strength(deck: Sequence[str]) -> dict[str, int]:
     return card_strengths(deck, RANKS_LOW_TO_HIGH)
 
 
+def _card_points(seats: int, contract: str) -> dict[str, int]:
+    """The penalty of each card taken, for the parts of K-4 that count cards."""
+    per = PENALTY[seats]
+    parts = ("boys", "girls", "hearts", "king") if contract == "all" else (contract,)
+    points: dict[str, int] = {}
+    for card in king_deck(seats):
+        value = 0
+        if "boys" in parts and card[0] == "J":
+            value += per["boys"]
+        if "girls" in parts and card[0] == "Q":
+            value += per["girls"]
+        if "hearts" in parts and card[1] == "H":
+            value += per["hearts"]
+        if "king" in parts and card == "KH":  # in `all` the K♥ counts as a heart and as the King
+            value += per["king"]
+        if value:
+            points[card] = value
+    return points
+
+
+CARD_POINTS = {(n, c): _card_points(n, c) for n in PENALTY for c in CONTRACTS}
+
+
 def penalties(contract: str, seats: int, won: Sequence[Sequence[str]],
               trick_winners: Sequence[int]) -> list[int]:
     """Penalty points (positive numbers) of each seat for a negative deal (K-4).
 
     ``won`` holds the cards each seat took, ``trick_winners`` the winner of each
-    trick in play order.  In ``all`` the K♥ counts as a heart and as the King."""
+    trick in play order."""
     per = PENALTY[seats]
-    parts = ("tricks", "boys", "girls", "hearts", "last2", "king") if contract == "all" else (contract,)
-    out = [0] * seats
-    for part in parts:
-        unit = per[part]
-        if part == "tricks":
-            for s in trick_winners:
-                out[s] += unit
-        elif part == "last2":
-            for s in trick_winners[-2:]:
-                out[s] += unit
-        else:
-            for s in range(seats):
-                if part == "boys":
-                    out[s] += unit * sum(1 for c in won[s] if c[0] == "J")
-                elif part == "girls":
-                    out[s] += unit * sum(1 for c in won[s] if c[0] == "Q")
-                elif part == "hearts":
-                    out[s] += unit * sum(1 for c in won[s] if c[1] == "H")
-                else:  # king
-                    out[s] += unit * ("KH" in won[s])
+    points = CARD_POINTS[seats, contract]
+    out = [sum(points.get(c, 0) for c in pile) for pile in won] if points else [0] * seats
+    if contract in ("tricks", "all"):
+        for s in trick_winners:
+            out[s] += per["tricks"]
+    if contract in ("last2", "all"):
+        for s in trick_winners[-2:]:
+            out[s] += per["last2"]
     # rule K-9: the penalties of a negative deal add up to the contract's total.
     assert sum(out) == CONTRACT_TOTAL[seats][contract], (contract, out)
     return out

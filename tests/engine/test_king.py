@@ -586,3 +586,17 @@ def test_determinize_while_the_chooser_chooses_K11():
     assert sorted(twin.hands[3]) == ["AS", "KS", "QS"]
     twin.apply(3, "trump:last")
     assert len(twin.view(3)["face_up"]) == 1 and twin.view(3)["hand_sizes"] == [8, 8, 8, 8]
+
+
+def test_bad_presets_and_options_are_refused_C7():
+    with pytest.raises(ValueError, match="preset"):
+        new(presets=[deal(SUITS_4["S"], SUITS_4["C"], SUITS_4["D"], "AH KH QH")])
+    with pytest.raises(ValueError, match="preset"):
+        new(presets=[deal(SUITS_4["S"], SUITS_4["S"], SUITS_4["D"], SUITS_4["H"])])
+    with pytest.raises(ValueError, match="preset"):
+        new("king-3p", presets=[deal("AS KS QS JS TS 9S 8S 7S KC QC", "JC TC 9C 8C 7C AD KD QD JD TD",
+                                     "9D 8D 7D AH KH QH JH TH 9H 8H")])  # A♠ is not in the deck
+    with pytest.raises(ValueError, match="unknown option"):
+        new("king-ordered", order=list(CONTRACTS))
+    with pytest.raises(ValueError):
+        new(king_strict="yes")
