@@ -95,7 +95,7 @@ class PlayMixin:
         played = [[s, c] for s, c in trick]
         self.won[winner] += [c for _, c in trick]
         self.tricks_won[winner] += 1
-        self.last_trick = {"trick": played, "winner": winner}
+        self.last_trick = {"cards": played, "winner": winner}
         self.trick = []
         self.turn = winner  # rule T-20
         if not self.hands[winner]:

@@ -115,7 +115,7 @@ def test_marriage_changes_trump_and_scores_T23():
     v = m.view(2)
     assert v["trump"] == "D" and v["marriages"] == [[0, "D"]]
     act(m, "play:TD", "play:JC")
-    assert m.view(None)["last_trick"] == {"trick": [[0, "QD"], [1, "TD"], [2, "JC"]], "winner": 1}
+    assert m.view(None)["last_trick"] == {"cards": [[0, "QD"], [1, "TD"], [2, "JC"]], "winner": 1}
     act(m, "marriage:KH")
     assert m.view(None)["trump"] == "H" and m.view(None)["marriages"] == [[0, "D"], [1, "H"]]
     with pytest.raises(IllegalAction):

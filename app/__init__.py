@@ -1,0 +1,1 @@
+"""Kozyr's server: private rooms, live play over websockets, match history."""

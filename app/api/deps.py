@@ -1,0 +1,60 @@
+"""Dependencies shared by the routes: the server state and the caller's player."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from starlette.concurrency import run_in_threadpool
+
+from ..db import models as m
+from ..db import store
+from ..errors import Unauthorized
+from ..rooms.service import Kozyr
+
+
+def get_kozyr(request: Request) -> Kozyr:
+    return request.app.state.kozyr
+
+
+KozyrDep = Annotated[Kozyr, Depends(get_kozyr)]
+
+
+def token_from_headers(authorization: str | None, x_player_token: str | None) -> str | None:
+    if x_player_token:
+        return x_player_token.strip()
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+async def current_player(
+    kozyr: KozyrDep,
+    authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None,
+    x_player_token: Annotated[str | None, Header(description="the player token")] = None,
+) -> m.Player:
+    token = token_from_headers(authorization, x_player_token)
+    if not token:
+        raise Unauthorized("a player token is needed (Authorization: Bearer <token> or X-Player-Token)")
+
+    def lookup() -> m.Player | None:
+        with kozyr.db.read() as s:
+            return store.player_by_token(s, token)
+    player = await run_in_threadpool(lookup)
+    if player is None:
+        raise Unauthorized("unknown player token")
+    return player
+
+
+async def optional_player(
+    kozyr: KozyrDep,
+    authorization: Annotated[str | None, Header()] = None,
+    x_player_token: Annotated[str | None, Header()] = None,
+) -> m.Player | None:
+    if not token_from_headers(authorization, x_player_token):
+        return None
+    return await current_player(kozyr, authorization, x_player_token)
+
+
+PlayerDep = Annotated[m.Player, Depends(current_player)]
+OptionalPlayerDep = Annotated[m.Player | None, Depends(optional_player)]

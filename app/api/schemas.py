@@ -1,0 +1,112 @@
+"""Request and response models of the REST API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class PlayerCreate(BaseModel):
+    name: str = Field(description="display name: 1-40 characters, any script")
+
+
+class PlayerPublic(BaseModel):
+    id: int
+    name: str
+
+
+class PlayerWithToken(PlayerPublic):
+    token: str = Field(description="keep it secret: it proves who may act for a seat")
+
+
+class VariantPublic(BaseModel):
+    id: str
+    family: str
+    name: str
+    seat_counts: list[int]
+    options: list[dict[str, Any]]
+
+
+class RoomCreate(BaseModel):
+    variant: str
+    options: dict[str, Any] | None = None
+    seats: int | None = Field(None, description="seat count; default: the variant's first")
+    take_seat: bool = Field(True, description="the host takes seat 0")
+
+
+class SeatPublic(BaseModel):
+    seat: int
+    player: int | None
+    name: str | None
+    connected: bool
+
+
+class RoomMatch(BaseModel):
+    id: str
+    number: int
+    status: str
+    version: int
+
+
+class RoomPublic(BaseModel):
+    code: str
+    variant: str
+    variant_name: str
+    family: str
+    options: dict[str, Any]
+    seat_count: int
+    host: PlayerPublic
+    seats: list[SeatPublic]
+    status: str = Field(description="waiting | playing | finished")
+    match: RoomMatch | None
+    invite_path: str
+    invite_url: str | None = None
+    created_at: str
+
+
+class StartMatch(BaseModel):
+    seed: int | None = Field(None, description="testing aid; ignored unless the server allows it")
+
+
+class ChatPublic(BaseModel):
+    id: int
+    player: int
+    name: str
+    seat: int | None
+    text: str
+    time: str
+
+
+class MatchPlayerPublic(BaseModel):
+    seat: int
+    player: int
+    name: str
+
+
+class MatchSummary(BaseModel):
+    id: str
+    room: str
+    number: int
+    variant: str
+    options: dict[str, Any]
+    seats: list[MatchPlayerPublic]
+    status: str
+    version: int
+    result: dict[str, Any] | None
+    created_at: str
+    finished_at: str | None
+
+
+class MatchDetail(MatchSummary):
+    seed: int | None = Field(None, description="revealed once the match is finished")
+    first_dealer: int | None = None
+    scoresheet: list[dict[str, Any]]
+    role_table: list[dict[str, Any]]
+    deals: list[dict[str, Any]] = Field(description="every finished deal step by step (rule C-5)")
+
+
+class Health(BaseModel):
+    ok: bool
+    database: str
+    variants: list[str]

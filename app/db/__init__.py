@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, the database connection and migrations."""

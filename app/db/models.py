@@ -1,0 +1,115 @@
+"""The tables (SQLAlchemy 2).  The Alembic migration in migrations/ creates them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    variant: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    current_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... within the room
+    variant: Mapped[str] = mapped_column(String(64), index=True)
+    options: Mapped[dict] = mapped_column(JSON)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    preset_deals: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)  # playing | finished
+    version: Mapped[int] = mapped_column(Integer, default=0)  # actions applied
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchPlayer(Base):
+    """Who sat where in a match (seats may change between matches of a room)."""
+
+    __tablename__ = "match_players"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))  # the name at the time of the match
+
+
+class Action(Base):
+    """The match's action log: seed + options + this log reproduce the match (rule C-3)."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_actions_match_seq"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    seq: Mapped[int] = mapped_column(Integer)  # 0, 1, ...: the version before the action
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ScoreRow(Base):
+    __tablename__ = "score_rows"
+    __table_args__ = (UniqueConstraint("match_id", "deal", name="uq_score_rows_match_deal"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    deal: Mapped[int] = mapped_column(Integer)
+    row: Mapped[dict] = mapped_column(JSON)
+
+
+class RoleRow(Base):
+    __tablename__ = "role_rows"
+    __table_args__ = (UniqueConstraint("match_id", "idx", name="uq_role_rows_match_idx"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    idx: Mapped[int] = mapped_column(Integer)  # position in role_table()
+    round: Mapped[int] = mapped_column(Integer)
+    row: Mapped[dict] = mapped_column(JSON)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_room_id", "room_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,73 @@
+"""The database connection: SQLite (WAL, one writer at a time) or PostgreSQL (psycopg 3)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..config import sqlalchemy_url
+
+
+class Database:
+    """An engine, a session factory and, for SQLite, the single-writer lock."""
+
+    def __init__(self, url: str) -> None:
+        self.url = sqlalchemy_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        self.is_postgres = self.url.startswith("postgresql")
+        if self.is_sqlite:
+            self.engine: Engine = create_engine(
+                self.url, connect_args={"check_same_thread": False, "timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(self.url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = threading.Lock() if self.is_sqlite else None
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self.sessions() as session:
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A transaction that commits on success; SQLite writers take turns."""
+        lock = self._write_lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            with self.sessions() as session, session.begin():
+                yield session
+        finally:
+            if lock is not None:
+                lock.release()
+
+    @contextmanager
+    def write_conn(self) -> Iterator[Connection]:
+        """Like write(), with a bare Connection: the hot path of the match loop."""
+        lock = self._write_lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a process crash
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()

@@ -1,0 +1,232 @@
+"""The queries the server needs, as plain functions of a Session.
+
+Callers own the transaction (``Database.read()`` / ``Database.write()``)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+
+from ..errors import Conflict, Forbidden, NotFound
+from . import models as m
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(9)  # 72 bits, 12 characters
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**62)
+
+
+# -- players ------------------------------------------------------------------
+
+
+def create_player(s: Session, name: str) -> tuple[m.Player, str]:
+    token = new_token()
+    player = m.Player(token_hash=token_hash(token), name=name)
+    s.add(player)
+    s.flush()
+    return player, token
+
+
+def player_by_token(s: Session, token: str | None) -> m.Player | None:
+    if not token or len(token) > 200:
+        return None
+    return s.scalar(select(m.Player).where(m.Player.token_hash == token_hash(token)))
+
+
+# -- rooms and seats ------------------------------------------------------------
+
+
+def create_room(s: Session, host: m.Player, variant: str, options: dict, seat_count: int,
+                take_seat: int | None) -> m.Room:
+    room = m.Room(code=new_code(), variant=variant, options=options, seat_count=seat_count,
+                  host_id=host.id)
+    s.add(room)
+    s.flush()
+    for n in range(seat_count):
+        s.add(m.Seat(room_id=room.id, seat_no=n, player_id=host.id if n == take_seat else None))
+    s.flush()
+    return room
+
+
+def room_by_code(s: Session, code: str, *, lock: bool = False) -> m.Room:
+    q = select(m.Room).where(m.Room.code == code)
+    if lock:
+        q = q.with_for_update()
+    room = s.scalar(q) if isinstance(code, str) and len(code) <= 32 else None
+    if room is None:
+        raise NotFound(f"no room {code!r}", code="unknown_room")
+    return room
+
+
+def seats_of(s: Session, room: m.Room) -> list[tuple[int, int | None, str | None]]:
+    """[(seat_no, player_id, name)] in seat order."""
+    rows = s.execute(select(m.Seat.seat_no, m.Seat.player_id, m.Player.name)
+                     .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
+                     .where(m.Seat.room_id == room.id).order_by(m.Seat.seat_no)).all()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def seat_of_player(s: Session, room: m.Room, player_id: int) -> int | None:
+    return s.scalar(select(m.Seat.seat_no).where(m.Seat.room_id == room.id,
+                                                 m.Seat.player_id == player_id))
+
+
+def current_match(s: Session, room: m.Room) -> m.Match | None:
+    return s.get(m.Match, room.current_match_id) if room.current_match_id else None
+
+
+def take_seat(s: Session, room: m.Room, seat_no: int, player: m.Player) -> None:
+    if not 0 <= seat_no < room.seat_count:
+        raise NotFound(f"no seat {seat_no} in this room (seats 0..{room.seat_count - 1})")
+    match = current_match(s, room)
+    if match is not None and match.status == "playing":
+        raise Conflict("a match is being played; seats change between matches", code="match_running")
+    seat = s.get(m.Seat, (room.id, seat_no))
+    if seat.player_id == player.id:
+        return
+    if seat.player_id is not None:
+        raise Conflict(f"seat {seat_no} is taken", code="seat_taken")
+    held = seat_of_player(s, room, player.id)
+    if held is not None:
+        s.get(m.Seat, (room.id, held)).player_id = None
+    seat.player_id = player.id
+    s.flush()
+
+
+def leave_seat(s: Session, room: m.Room, seat_no: int, player: m.Player) -> None:
+    if not 0 <= seat_no < room.seat_count:
+        raise NotFound(f"no seat {seat_no} in this room")
+    seat = s.get(m.Seat, (room.id, seat_no))
+    if seat.player_id != player.id and player.id != room.host_id:
+        raise Forbidden(f"seat {seat_no} is not yours", code="not_your_seat")
+    match = current_match(s, room)
+    if match is not None and match.status == "playing":
+        raise Conflict("a match is being played; seats change between matches", code="match_running")
+    seat.player_id = None
+    s.flush()
+
+
+# -- matches ------------------------------------------------------------------
+
+
+def create_match(s: Session, room: m.Room, seed: int, first_dealer: int | None = None,
+                 preset_deals: list | None = None) -> m.Match:
+    seats = seats_of(s, room)
+    number = (s.scalar(select(func.count()).select_from(m.Match).where(m.Match.room_id == room.id))
+              or 0) + 1
+    match = m.Match(id=new_code(), room_id=room.id, number=number, variant=room.variant,
+                    options=room.options, seat_count=room.seat_count, seed=seed,
+                    first_dealer=first_dealer, preset_deals=preset_deals, status="playing", version=0)
+    s.add(match)
+    s.flush()
+    for seat_no, player_id, name in seats:
+        s.add(m.MatchPlayer(match_id=match.id, seat_no=seat_no, player_id=player_id, name=name))
+    room.current_match_id = match.id
+    s.flush()
+    return match
+
+
+def match_players(s: Session, match_id: str) -> list[tuple[int, int, str]]:
+    rows = s.execute(select(m.MatchPlayer.seat_no, m.MatchPlayer.player_id, m.MatchPlayer.name)
+                     .where(m.MatchPlayer.match_id == match_id)
+                     .order_by(m.MatchPlayer.seat_no)).all()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def actions_of(s: Session | Connection, match_id: str, from_seq: int = 0) -> list:
+    """Rows with .seq, .seat, .action, .client_id in log order."""
+    a = m.Action.__table__
+    return list(s.execute(select(a.c.seq, a.c.seat, a.c.action, a.c.client_id)
+                          .where(a.c.match_id == match_id, a.c.seq >= from_seq).order_by(a.c.seq)))
+
+
+def unfinished_matches(s: Session) -> list[m.Match]:
+    return list(s.scalars(select(m.Match).where(m.Match.status == "playing")))
+
+
+def lock_match_version(s: Session | Connection, match_id: str, *, for_update: bool) -> int:
+    q = select(m.Match.version).where(m.Match.id == match_id)
+    if for_update:
+        q = q.with_for_update()
+    return s.execute(q).scalar_one()
+
+
+_actions = m.Action.__table__
+_matches = m.Match.__table__
+
+
+def record_action(c: Connection, match_id: str, seq: int, seat: int, action: str,
+                  client_id: str | None) -> None:
+    c.execute(insert(_actions).values(match_id=match_id, seq=seq, seat=seat, action=action,
+                                      client_id=client_id, created_at=m.utcnow()))
+    c.execute(update(_matches).where(_matches.c.id == match_id).values(version=seq + 1))
+
+
+def record_rows(c: Connection, match_id: str, score_rows: list[tuple[int, dict]],
+                role_rows: list[tuple[int, dict]]) -> None:
+    for deal, row in score_rows:
+        c.execute(insert(m.ScoreRow.__table__).values(match_id=match_id, deal=deal, row=row))
+    for idx, row in role_rows:
+        c.execute(insert(m.RoleRow.__table__).values(match_id=match_id, idx=idx,
+                                                     round=int(row.get("round", idx)), row=row))
+
+
+def finish_match(c: Connection, match_id: str, result: dict, when: datetime) -> None:
+    c.execute(update(_matches).where(_matches.c.id == match_id)
+              .values(status="finished", result=result, finished_at=when))
+
+
+def list_matches(s: Session, *, room_id: int | None = None, player_id: int | None = None,
+                 variant: str | None = None, since: datetime | None = None,
+                 until: datetime | None = None, status: str | None = None,
+                 limit: int = 100, offset: int = 0) -> list[m.Match]:
+    q = select(m.Match)
+    if room_id is not None:
+        q = q.where(m.Match.room_id == room_id)
+    if player_id is not None:
+        q = q.where(m.Match.id.in_(select(m.MatchPlayer.match_id)
+                                   .where(m.MatchPlayer.player_id == player_id)))
+    if variant:
+        q = q.where(m.Match.variant == variant)
+    if since is not None:
+        q = q.where(m.Match.created_at >= since)
+    if until is not None:
+        q = q.where(m.Match.created_at <= until)
+    if status:
+        q = q.where(m.Match.status == status)
+    q = q.order_by(m.Match.created_at.desc(), m.Match.id).limit(limit).offset(offset)
+    return list(s.scalars(q))
+
+
+# -- chat -----------------------------------------------------------------------
+
+
+def add_chat(s: Session, room: m.Room, player: m.Player, seat: int | None, text: str) -> m.ChatMessage:
+    msg = m.ChatMessage(room_id=room.id, player_id=player.id, seat=seat, text=text)
+    s.add(msg)
+    s.flush()
+    return msg
+
+
+def chat_of(s: Session, room: m.Room, limit: int = 100) -> list[tuple[m.ChatMessage, str]]:
+    rows = s.execute(select(m.ChatMessage, m.Player.name)
+                     .join(m.Player, m.Player.id == m.ChatMessage.player_id)
+                     .where(m.ChatMessage.room_id == room.id)
+                     .order_by(m.ChatMessage.id.desc()).limit(limit)).all()
+    return [(r[0], r[1]) for r in reversed(rows)]

@@ -1,0 +1,41 @@
+"""Structured logs: one JSON object per line on stderr."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime",
+                                                                      "color_message"}
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        out = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+               "level": record.levelname.lower(), "logger": record.name, "message": record.getMessage()}
+        for key, value in vars(record).items():
+            if key not in _STANDARD and not key.startswith("_"):
+                out[key] = value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def setup_logging(level: str = "INFO") -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        if getattr(h, "_kozyr", False):
+            root.removeHandler(h)
+    handler._kozyr = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        lg = logging.getLogger(name)
+        lg.handlers = []
+        lg.propagate = True
+    logging.getLogger("uvicorn.access").setLevel("WARNING")
+    logging.getLogger("alembic").setLevel("WARNING")

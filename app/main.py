@@ -1,0 +1,92 @@
+"""The FastAPI application: static client at /, API under /api, /healthz, OpenAPI at /docs."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+from starlette.concurrency import run_in_threadpool
+
+from engine import VARIANTS
+
+from .api import matches, players, rooms, variants, ws
+from .api.schemas import Health
+from .config import Settings, get_settings
+from .errors import Problem
+from .logs import setup_logging
+from .rooms.service import Kozyr
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+log = logging.getLogger("kozyr")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    kozyr = Kozyr(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        setup_logging(settings.log_level)
+        await kozyr.startup()
+        log.info("kozyr ready", extra={"database": kozyr.db.engine.dialect.name,
+                                       "variants": ",".join(VARIANTS)})
+        yield
+        await kozyr.shutdown()
+
+    app = FastAPI(title="Kozyr", version="0.1.0", lifespan=lifespan,
+                  description="Private rooms and live play of Тысяча, Кинг and Король / Król. "
+                              "The websocket protocol is described in README.md (Server).")
+    app.state.kozyr = kozyr
+
+    @app.exception_handler(Problem)
+    async def problem(_: Request, exc: Problem) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = exc.errors()
+        first = errs[0] if errs else {}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid request')}",
+                             "code": "invalid_request", "errors": _plain(errs)}, status_code=422)
+
+    for module in (players, variants, rooms, matches, ws):
+        app.include_router(module.router)
+
+    @app.get("/healthz", response_model=Health, tags=["health"])
+    async def healthz() -> JSONResponse:
+        def check() -> str:
+            with kozyr.db.read() as s:
+                s.execute(text("SELECT 1"))
+            return kozyr.db.engine.dialect.name
+        try:
+            name = await run_in_threadpool(check)
+        except Exception as e:
+            log.error("health check failed: %s", e)
+            return JSONResponse({"ok": False, "database": f"error: {type(e).__name__}",
+                                 "variants": list(VARIANTS)}, status_code=503)
+        return JSONResponse({"ok": True, "database": name, "variants": list(VARIANTS)})
+
+    @app.get("/room/{code}", include_in_schema=False)
+    async def invite(code: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/", StaticFiles(directory=STATIC, html=True, check_dir=False), name="static")
+    return app
+
+
+def _plain(errs: list) -> list:
+    out = []
+    for e in errs:
+        out.append({k: (v if isinstance(v, (str, int, float, bool, type(None), list)) else str(v))
+                    for k, v in e.items() if k in ("loc", "msg", "type")})
+    return out
+
+
+app = create_app()

@@ -1,0 +1,131 @@
+"""The websocket messages, as pydantic models with a ``type`` discriminator.
+
+Client → server: ``hello`` (alias ``resume``), ``action``, ``chat``, ``ping``.
+Server → client: ``welcome``, ``view``, ``ack``, ``error``, ``chat``,
+``presence``, ``room``, ``pong``.  Every server message carries ``version``:
+the number of actions applied in the room's current match (0 without one)
+and ``match``, that match's id (or null).  README.md "Server" documents them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_In):
+    type: Literal["hello", "resume"]
+    token: str | None = Field(None, max_length=200)
+    last_version: int | None = Field(None, ge=0)
+    last_match: str | None = Field(None, max_length=64)
+
+
+class ActionIn(_In):
+    type: Literal["action"]
+    client_id: str = Field(min_length=1, max_length=64)
+    action: str = Field(min_length=1, max_length=200)
+    version: int | None = Field(None, ge=0)  # the version the client acted on (stale → error)
+    seat: int | None = None  # optional: the seat the client believes it acts for
+
+
+class ChatIn(_In):
+    type: Literal["chat"]
+    text: str = Field(max_length=10_000)
+
+
+class Ping(_In):
+    type: Literal["ping"]
+    nonce: str | int | None = None
+
+
+ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+class _Out(BaseModel):
+    version: int
+    match: str | None = None
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    player: int | None = None
+    name: str | None = None
+    connected: bool = False
+
+
+class Welcome(_Out):
+    type: Literal["welcome"] = "welcome"
+    room: str
+    player: int
+    name: str
+    seat: int | None  # None: a spectator
+
+
+class ViewMsg(_Out):
+    type: Literal["view"] = "view"
+    view: dict[str, Any] | None  # None: no match started yet
+
+
+class Ack(_Out):
+    type: Literal["ack"] = "ack"
+    client_id: str
+    seq: int  # the action's place in the log (version before it)
+
+
+class Error(_Out):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    client_id: str | None = None
+
+
+class ChatOut(_Out):
+    type: Literal["chat"] = "chat"
+    id: int
+    player: int
+    name: str
+    seat: int | None
+    text: str
+    time: str
+
+
+class Presence(_Out):
+    type: Literal["presence"] = "presence"
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class RoomMsg(_Out):
+    type: Literal["room"] = "room"
+    room: dict[str, Any]  # the same shape as GET /api/rooms/{code}
+
+
+class Pong(_Out):
+    type: Literal["pong"] = "pong"
+    nonce: str | int | None = None
+
+
+ServerMessage = Annotated[Welcome | ViewMsg | Ack | Error | ChatOut | Presence | RoomMsg | Pong,
+                          Field(discriminator="type")]
+#: Validates what the server sends (the server builds plain dicts for speed; tests check them).
+server_message = TypeAdapter(ServerMessage)
+
+# Error codes (``error.code``)
+BAD_MESSAGE = "bad_message"  # not JSON, unknown type, missing / wrong fields
+TOO_LARGE = "too_large"  # over the message size limit
+BAD_TOKEN = "bad_token"  # unknown player token
+UNKNOWN_ROOM = "unknown_room"
+NOT_SEATED = "not_seated"  # a spectator tried to act
+NOT_YOUR_SEAT = "not_your_seat"  # the action names a seat the player does not hold
+NO_MATCH = "no_match"  # no match in progress
+STALE = "stale"  # the action was made on an older version
+ILLEGAL = "illegal"  # the engine refused the action (its reason is the message)
+RATE_LIMITED = "rate_limited"
+CHAT_INVALID = "chat_invalid"
+INTERNAL = "internal"

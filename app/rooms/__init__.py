@@ -1,0 +1,1 @@
+"""Rooms, seats, the authoritative match loop and the fan-out hub."""

@@ -1,0 +1,408 @@
+"""The server's state and the operations on rooms: one object, ``Kozyr``, per process.
+
+REST routes and the websocket route call these; database work runs in worker
+threads, engine work for a match only under that match's lock."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import OrderedDict
+from datetime import UTC, datetime
+
+from anyio import to_thread
+
+from engine import IllegalAction, find_variant
+
+from .. import protocol as p
+from ..config import Settings
+from ..db import models as m
+from ..db import store
+from ..db.migrate import upgrade
+from ..db.session import Database
+from ..errors import Conflict, Forbidden, Invalid
+from .hub import Conn, Hub, dumps
+from .live import Duplicate, LiveMatch
+
+log = logging.getLogger("kozyr.rooms")
+
+
+class Kozyr:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.db = Database(settings.database_url)
+        self.hub = Hub()
+        self.live: dict[str, LiveMatch] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._chat_buckets: dict[tuple[str, int], tuple[float, float]] = {}
+        self._replays: OrderedDict[str, object] = OrderedDict()
+        self._replay_lock = threading.Lock()  # the cache is used from worker threads
+        self.room_current: dict[str, str] = {}  # room code -> its current match id
+        self.fanout = None  # RedisFanout when REDIS_URL is set
+
+    # -- life cycle -------------------------------------------------------------
+
+    def migrate(self) -> None:
+        upgrade(self.db.engine)
+
+    def recover(self) -> int:
+        """Rebuild every unfinished match from its seed and action log."""
+        with self.db.read() as s:
+            ids = [row.id for row in store.unfinished_matches(s)]
+        for match_id in ids:
+            try:
+                self.live[match_id] = LiveMatch.load(self.db, match_id)
+            except Exception:
+                log.exception("could not rebuild match %s", match_id)
+        log.info("recovered %d unfinished match(es)", len(self.live))
+        return len(self.live)
+
+    async def startup(self) -> None:
+        if self.settings.run_migrations:
+            await to_thread.run_sync(self.migrate)
+        await to_thread.run_sync(self.recover)
+        if self.settings.redis_url:
+            from .fanout import RedisFanout
+            self.fanout = RedisFanout(self.settings.redis_url, self)
+            await self.fanout.start()
+
+    async def publish(self, code: str, note: dict) -> None:
+        if self.fanout is not None:
+            await self.fanout.publish(code, note)
+
+    async def on_remote(self, code: str, note: dict) -> None:
+        """Another process changed the room: catch up and tell our sockets."""
+        kind = note.get("kind")
+        if kind == "match":
+            known = note["match"] in self.live
+            live = await self.get_live(note["match"])
+            if live is None:
+                return
+            async with live.lock:
+                changed = await self.run(live.catch_up, self.db)
+                if changed or not known:
+                    self.push_views(live)
+            if live.finished:
+                await self.announce_room(code, publish=False)
+        elif kind == "room":
+            self.room_current.pop(code, None)
+            room = await self.run(self.get_room, code)
+            seats = {s["player"]: s["seat"] for s in room["seats"] if s["player"] is not None}
+            for conn in self.hub.conns(code):
+                conn.seat = seats.get(conn.player_id)
+            await self.announce_room(code, room, publish=False)
+            live = await self.current_live(code)
+            if live is not None and note.get("new_match"):
+                async with live.lock:
+                    self.push_views(live)
+        elif kind == "chat":
+            self.hub.broadcast(code, note["message"])
+
+    async def shutdown(self) -> None:
+        if self.fanout is not None:
+            await self.fanout.stop()
+
+        for conns in list(self.hub.rooms.values()):
+            for conn in list(conns):
+                await conn.close()
+        self.db.dispose()
+
+    async def run(self, fn, *args):
+        return await to_thread.run_sync(fn, *args)
+
+    async def run_write(self, fn, *args):
+        """The match loop's writes.  SQLite has one writer anyway and a commit takes
+        about a millisecond, so it runs right here in the event loop (two thread
+        switches per action cost more than that on a busy machine); PostgreSQL
+        commits run in the thread pool, concurrently."""
+        if self.db.is_sqlite:
+            return fn(*args)
+        return await to_thread.run_sync(fn, *args)
+
+    # -- rooms --------------------------------------------------------------------
+
+    def room_dict(self, s, room: m.Room) -> dict:
+        variant = find_variant(room.variant)
+        connected = self.hub.connected_players(room.code)
+        host = s.get(m.Player, room.host_id)
+        match = store.current_match(s, room)
+        live = self.live.get(match.id) if match else None
+        version = live.version if live is not None else (match.version if match else 0)
+        return {
+            "code": room.code,
+            "variant": room.variant,
+            "variant_name": variant.name,
+            "family": variant.family,
+            "options": room.options,
+            "seat_count": room.seat_count,
+            "host": {"id": host.id, "name": host.name},
+            "seats": [{"seat": n, "player": pid, "name": name, "connected": pid in connected}
+                      for n, pid, name in store.seats_of(s, room)],
+            "status": "waiting" if match is None else match.status,
+            "match": None if match is None else {
+                "id": match.id, "number": match.number, "status": match.status, "version": version},
+            "invite_path": f"/room/{room.code}",
+            "created_at": utc(room.created_at),
+        }
+
+    def create_room(self, player: m.Player, variant_id: str, options: dict | None,
+                    seats: int | None, take_seat: bool) -> dict:
+        try:
+            variant = find_variant(variant_id)
+        except KeyError as e:
+            raise Invalid(str(e), code="unknown_variant") from None
+        seat_count = variant.seat_counts[0] if seats is None else seats
+        try:
+            resolved = variant.resolve_options(options)
+            # The engine has the last word on seats, options and their combination.
+            variant.new_match(seat_count, seed=0, options=resolved)
+        except ValueError as e:
+            raise Invalid(str(e), code="invalid_options") from None
+        with self.db.write() as s:
+            player = s.merge(player)
+            room = store.create_room(s, player, variant.id, resolved, seat_count,
+                                     0 if take_seat else None)
+            return self.room_dict(s, room)
+
+    def get_room(self, code: str) -> dict:
+        with self.db.read() as s:
+            return self.room_dict(s, store.room_by_code(s, code))
+
+    async def change_seat(self, code: str, seat_no: int, player: m.Player, take: bool) -> dict:
+        def work() -> dict:
+            with self.db.write() as s:
+                room = store.room_by_code(s, code, lock=self.db.is_postgres)
+                if take:
+                    store.take_seat(s, room, seat_no, player)
+                else:
+                    store.leave_seat(s, room, seat_no, player)
+                seats = {pid: n for n, pid, _ in store.seats_of(s, room) if pid is not None}
+                return self.room_dict(s, room), seats
+        room, seats = await self.run(work)
+        for conn in self.hub.conns(code):
+            conn.seat = seats.get(conn.player_id)
+        await self.announce_room(code, room)
+        return room
+
+    async def start_match(self, code: str, player: m.Player, *, seed: int | None = None) -> dict:
+        def work() -> tuple[dict, str]:
+            with self.db.write() as s:
+                room = store.room_by_code(s, code, lock=self.db.is_postgres)
+                if room.host_id != player.id:
+                    raise Forbidden("only the host starts a match", code="not_host")
+                current = store.current_match(s, room)
+                if current is not None and current.status == "playing":
+                    raise Conflict("a match is already being played", code="match_running")
+                empty = [n for n, pid, _ in store.seats_of(s, room) if pid is None]
+                if empty:
+                    raise Conflict(f"seats {empty} are empty", code="seats_empty")
+                row = store.create_match(s, room, store.new_seed() if seed is None else seed)
+                s.flush()
+                live = LiveMatch(row, room.code)
+                self.live[row.id] = live
+                self.room_current[room.code] = row.id
+                if current is not None:
+                    self.live.pop(current.id, None)
+                return self.room_dict(s, room), row.id
+        room, match_id = await self.run(work)
+        log.info("match %s started in room %s (%s)", match_id, code, room["variant"])
+        await self.announce_room(code, room, new_match=True)
+        live = self.live.get(match_id)
+        if live is not None:
+            async with live.lock:
+                self.push_views(live)
+        return room
+
+    def forget_if_idle(self, code: str) -> None:
+        """Nobody is left in the room: drop a finished match from memory."""
+        if self.hub.conns(code):
+            return
+        match_id = self.room_current.get(code)
+        live = self.live.get(match_id) if match_id else None
+        if live is not None and live.finished and not live.lock.locked():
+            del self.live[match_id]
+            self.room_current.pop(code, None)
+            self._loading.pop(match_id, None)
+
+    async def announce_room(self, code: str, room: dict | None = None, *, publish: bool = True,
+                            new_match: bool = False) -> None:
+        if room is None:
+            room = await self.run(self.get_room, code)
+        if publish:
+            await self.publish(code, {"kind": "room", "new_match": new_match})
+        match = room["match"]
+        self.hub.broadcast(code, {"type": "room", "version": match["version"] if match else 0,
+                                  "match": match["id"] if match else None, "room": room})
+        self.send_presence(code, room)
+
+    def send_presence(self, code: str, room: dict) -> None:
+        connected = self.hub.connected_players(code)
+        seated = {s["player"] for s in room["seats"] if s["player"] is not None}
+        match = room["match"]
+        msg = {"type": "presence", "version": match["version"] if match else 0,
+               "match": match["id"] if match else None,
+               "seats": [{"seat": s["seat"], "player": s["player"], "name": s["name"],
+                          "connected": s["player"] in connected} for s in room["seats"]],
+               "spectators": len(connected - seated)}
+        self.hub.broadcast(code, msg)
+
+    # -- live matches -------------------------------------------------------------
+
+    async def get_live(self, match_id: str) -> LiveMatch | None:
+        live = self.live.get(match_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self.live.get(match_id)
+            if live is None:
+                try:
+                    live = await self.run(LiveMatch.load, self.db, match_id)
+                except KeyError:
+                    return None
+                self.live[match_id] = live
+        return live
+
+    def push_views(self, live: LiveMatch) -> None:
+        """Send every connection in the room its own view (call under live.lock)."""
+        cache: dict[int | None, str] = {}
+        for conn in self.hub.conns(live.room_code):
+            seat = conn.seat if conn.seat is not None and conn.seat < live.seat_count else None
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = dumps({"type": "view", "version": live.version,
+                                            "match": live.id, "view": live.view(seat)})
+            conn.send(text)
+
+    def view_message(self, live: LiveMatch | None, seat: int | None) -> dict:
+        if live is None:
+            return {"type": "view", "version": 0, "match": None, "view": None}
+        return {"type": "view", "version": live.version, "match": live.id, "view": live.view(seat)}
+
+    async def current_live(self, code: str) -> LiveMatch | None:
+        def current() -> str | None:
+            with self.db.read() as s:
+                return store.room_by_code(s, code).current_match_id
+        match_id = self.room_current.get(code)
+        if match_id is None:
+            match_id = await self.run(current)
+            if match_id:
+                self.room_current[code] = match_id
+        return await self.get_live(match_id) if match_id else None
+
+    async def act(self, conn: Conn, msg: p.ActionIn) -> None:
+        live = await self.current_live(conn.room_code)
+
+        def error(code: str, message: str) -> None:
+            conn.send({"type": "error", "version": live.version if live else 0,
+                       "match": live.id if live else None, "code": code,
+                       "message": message, "client_id": msg.client_id})
+
+        if conn.seat is None:
+            return error(p.NOT_SEATED, "you hold no seat in this room; spectators cannot act")
+        if msg.seat is not None and msg.seat != conn.seat:
+            return error(p.NOT_YOUR_SEAT, f"you hold seat {conn.seat}, not seat {msg.seat}")
+        if live is None:
+            return error(p.NO_MATCH, "no match has been started in this room")
+        seat = conn.seat
+        async with live.lock:
+            if msg.version is not None and msg.version != live.version:
+                await self.run(live.catch_up, self.db)  # another process may have moved on
+            if msg.version is not None and msg.version != live.version and \
+                    (seat, msg.client_id) not in live.acks:
+                return error(p.STALE, f"the match is at version {live.version}, not {msg.version}")
+            started = time.perf_counter()
+            try:
+                seq = await self.run_write(live.commit, self.db, seat, msg.action, msg.client_id)
+            except Duplicate as dup:
+                conn.send({"type": "ack", "version": live.version, "match": live.id,
+                           "client_id": msg.client_id, "seq": dup.seq})
+                return
+            except IllegalAction as e:
+                return error(p.ILLEGAL, str(e))
+            except Exception as e:  # logged with its traceback by LiveMatch.commit
+                log.error("match %s: action %r of seat %s not recorded: %s", live.id, msg.action, seat, e)
+                error(p.INTERNAL, "the server could not record the action; try again")
+                self.push_views(live)  # the state as the log has it
+                return
+            conn.send({"type": "ack", "version": live.version, "match": live.id,
+                       "client_id": msg.client_id, "seq": seq})
+            self.push_views(live)
+            finished = live.finished
+            version = live.version
+        await self.publish(conn.room_code, {"kind": "match", "match": live.id, "version": version})
+        log.debug("match %s seq %d seat %d %s (%.1f ms)", live.id, seq, seat, msg.action,
+                  (time.perf_counter() - started) * 1000)
+        if finished:
+            log.info("match %s finished: %s", live.id, live.engine.result())
+            await self.announce_room(conn.room_code)
+
+    # -- chat ---------------------------------------------------------------------
+
+    def _chat_allowed(self, code: str, player_id: int) -> bool:
+        rate, burst = self.settings.chat_per_second, float(self.settings.chat_burst)
+        now = time.monotonic()
+        tokens, last = self._chat_buckets.get((code, player_id), (burst, now))
+        tokens = min(burst, tokens + (now - last) * rate)
+        if tokens < 1:
+            self._chat_buckets[(code, player_id)] = (tokens, now)
+            return False
+        self._chat_buckets[(code, player_id)] = (tokens - 1, now)
+        return True
+
+    async def chat(self, conn: Conn, text: str, version: int, match: str | None) -> None:
+        from .text import clean_chat
+        try:
+            text = clean_chat(text, self.settings.max_chat_length)
+        except ValueError as e:
+            conn.send({"type": "error", "version": version, "match": match,
+                       "code": p.CHAT_INVALID, "message": str(e)})
+            return
+        if not self._chat_allowed(conn.room_code, conn.player_id):
+            conn.send({"type": "error", "version": version, "match": match,
+                       "code": p.RATE_LIMITED, "message": "too many chat messages; wait a moment"})
+            return
+
+        def save() -> m.ChatMessage:
+            with self.db.write() as s:
+                room = store.room_by_code(s, conn.room_code)
+                player = s.get(m.Player, conn.player_id)
+                return store.add_chat(s, room, player, conn.seat, text)
+        row = await self.run(save)
+        out = {"type": "chat", "version": version, "match": match, "id": row.id,
+               "player": conn.player_id, "name": conn.name, "seat": conn.seat, "text": text,
+               "time": row.created_at.astimezone(UTC).isoformat()}
+        self.hub.broadcast(conn.room_code, out)
+        await self.publish(conn.room_code, {"kind": "chat", "message": out})
+
+    # -- history ------------------------------------------------------------------
+
+    def replayed(self, row: m.Match, actions: list[m.Action]):
+        """An engine match rebuilt from the log (cached for finished matches)."""
+        key = f"{row.id}@{len(actions)}"
+        with self._replay_lock:
+            cached = self._replays.get(key)
+            if cached is not None:
+                self._replays.move_to_end(key)
+                return cached
+        match = find_variant(row.variant).new_match(
+            row.seat_count, seed=row.seed, options=row.options, first_dealer=row.first_dealer,
+            preset_deals=row.preset_deals)
+        for a in actions:
+            match.apply(a.seat, a.action)
+        if row.status == "finished":
+            with self._replay_lock:
+                self._replays[key] = match
+                while len(self._replays) > self.settings.history_cache:
+                    self._replays.popitem(last=False)
+        return match
+
+
+def utc(dt: datetime | None) -> str | None:
+    if dt is None:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.isoformat()

@@ -1,0 +1,67 @@
+"""Fixtures: every server test runs on SQLite and on the machine's PostgreSQL.
+
+PostgreSQL: a fresh database ``kozyr_test_<random>`` per session on the server of
+KOZYR_TEST_PG_URL (default postgresql://postgres@127.0.0.1:5432/test), dropped
+afterwards; skipped if that server cannot be reached."""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+
+PG_URL = os.environ.get("KOZYR_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _pg_admin():
+    import psycopg
+    return psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    """A fresh PostgreSQL database for this session (URL), dropped at the end."""
+    try:
+        admin = _pg_admin()
+    except Exception as e:  # pragma: no cover - depends on the machine
+        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {e}")
+    name = f"kozyr_test_{secrets.token_hex(6)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    # Tests only: no fsync per commit (the server still commits before it acks; the
+    # recovery test kills the server process, not PostgreSQL).
+    admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    base, _, _ = PG_URL.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@pytest.fixture(scope="session", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request, tmp_path_factory):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'kozyr.db'}"
+    return request.getfixturevalue("pg_database")
+
+
+def make_settings(database_url: str, **extra) -> Settings:
+    return Settings(database_url=database_url, allow_fixed_seed=True, log_level="WARNING", **extra)
+
+
+@pytest.fixture(scope="session")
+def client(database_url):
+    app = create_app(make_settings(database_url))
+    with TestClient(app) as c:
+        yield c
+    app.state.kozyr.db.dispose()
+
+
+@pytest.fixture
+def kozyr(client):
+    return client.app.state.kozyr
