@@ -1,20 +1,20 @@
-# Kozyr server image: slim, non-root; migrations run at start-up (under a
-# PostgreSQL advisory lock, so several replicas may start at once), then uvicorn.
-FROM python:3.11-slim AS build
-WORKDIR /src
-COPY pyproject.toml README.md ./
+# Kozyr server image: slim, non-root. `kozyr serve` runs the migrations at
+# start-up (under a PostgreSQL advisory lock, so several replicas may start at
+# once), then uvicorn. The code stays in /app (an editable install), because
+# the app finds static/, alembic.ini and migrations/ beside its package.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+RUN useradd --create-home --uid 10001 kozyr \
+    && mkdir /data && chown kozyr /data
+WORKDIR /app
+COPY pyproject.toml README.md alembic.ini ./
 COPY engine ./engine
 COPY app ./app
-RUN pip install --no-cache-dir --prefix=/install .
-
-FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-RUN useradd --create-home --uid 10001 kozyr
-COPY --from=build /install /usr/local
-WORKDIR /app
-COPY alembic.ini ./
 COPY migrations ./migrations
 COPY static ./static
+RUN pip install -e .
+# Without DATABASE_URL the server keeps a SQLite file in the working directory.
+WORKDIR /data
 USER kozyr
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
