@@ -69,8 +69,8 @@ def candidates(view: dict, best: str, limit: int = 8) -> list[str]:
     """The actions worth searching: all of them when few, else the likely ones."""
     legal = view["legal"]
     kinds = {kind(a) for a in legal}
-    if len(legal) <= limit or kinds <= {"play", "marriage", "throw", "refuse"}:
-        return list(legal)  # card play: every card is worth a look
+    if len(legal) <= limit or kinds <= {"play", "marriage", "throw", "refuse", "order", "trump"}:
+        return list(legal)  # card play and Кинг's orders: every one is worth a look
     k = Knowledge(view)
     module = FAMILIES.get(k.family)
     out: list[str] = [best]

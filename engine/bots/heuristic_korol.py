@@ -7,6 +7,12 @@ import random
 
 from .base import Knowledge, card_of, kind
 
+# hand_strength of an average 9-card hand: no trump (Król's crowning, R-33) ~1.2;
+# with a trump suit ~2.3.  Strike only a clearly poor hand (the pooling of R-43
+# lets the King keep the best 9 of 18 cards anyway).
+AVERAGE_NO_TRUMP = 1.2
+STRIKE_BELOW = 1.5
+
 
 def keep_value(k: Knowledge, card: str) -> float:
     v = k.strength[card]
@@ -49,9 +55,9 @@ def decide(k: Knowledge, rng: random.Random) -> str | None:
             return worst
         return "keep" if "keep" in legal else worst
     if "spare" in kinds:  # rule R-32: an unseen spare hand is an average hand
-        if hand_strength(k) < 2.0:
+        if hand_strength(k) < AVERAGE_NO_TRUMP:
             return next(a for a in legal if kind(a) == "spare")
         return "keep"
     if "strike" in legal:  # rule R-42
-        return "strike" if hand_strength(k) < 2.2 else "accept"
+        return "strike" if hand_strength(k) < STRIKE_BELOW else "accept"
     return None

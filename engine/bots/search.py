@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 
+from . import heuristic
 from .base import Bot, Determinize, family_of
 from .heuristic import HeuristicBot, candidates
 
@@ -59,6 +60,14 @@ class SearchBot(Bot):
         cands = candidates(view, best, self.max_candidates)
         if len(cands) == 1:
             return cands[0]
+        try:
+            return self._search(view, rng, determinize, cands, best)
+        except Exception:  # a bot must never stop a table: play the rule of thumb
+            if heuristic.STRICT:
+                raise
+            return best
+
+    def _search(self, view, rng, determinize, cands, best) -> str:
         seat = view["seat"]
         family = family_of(view)
         start = time.perf_counter()
