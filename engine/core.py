@@ -348,7 +348,8 @@ class Match:
     def legal_actions(self, seat: int) -> list[str]:
         cached = self._legal_cache.get(seat) if type(seat) is int else None
         if cached is None:
-            self._check_seat(seat)
+            if type(seat) is not int or not 0 <= seat < self.seats:
+                self._check_seat(seat)  # raises ValueError
             cached = self._legal(seat) if (not self.over and seat in self._to_act()) else []
             self._legal_cache[seat] = cached
         return cached.copy()
