@@ -32,13 +32,19 @@ class Settings(BaseSettings):
     chat_burst: int = 5  # chat messages allowed at once ...
     chat_per_second: float = 0.5  # ... refilled at this rate
     max_send_queue: int = 256  # a client this far behind is disconnected
+    messages_per_second: float = 20.0  # websocket messages per connection, refilled at this rate ...
+    message_burst: int = 40  # ... with this many allowed at once (excess: error rate_limited)
+    flood_close_after: int = 100  # this many refused messages in a row close the socket (1008)
+    max_open_rooms: int = 20  # rooms a player may host that have no finished match yet (429)
     hello_timeout: float = 10.0  # seconds to wait for the first message without ?token=
     history_cache: int = 64  # finished matches kept replayed in memory
 
-    # Bots and turn timers: placeholders for the bot worker (not used yet).
-    bots_enabled: bool = False
-    bot_delay: float = 0.6
-    turn_timeout: float = 0.0  # 0: no timeout; else a bot takes over after this many seconds
+    # Bots (app/rooms/bots.py)
+    bots_enabled: bool = True  # the host may seat bots
+    bot_delay: float = 0.6  # seconds a bot waits before it acts (0 in tests and benches)
+    bot_think_ms: float = 800  # the strong bot's time budget per action
+    takeover_level: str = "basic"  # the bot that plays for a player past the turn timeout
+    turn_timeout: float = 0.0  # default of a new room's takeover_seconds; 0: no takeover
 
 
 @lru_cache

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
 from engine import VARIANTS
 
-from .api import matches, players, rooms, variants, ws
+from .api import bots, matches, players, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings
 from .errors import Problem
@@ -34,6 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         setup_logging(settings.log_level)
         await kozyr.startup()
+        kozyr.metrics.recovered.inc(len(kozyr.live))  # just rebuilt from the log
         log.info("kozyr ready", extra={"database": kozyr.db.engine.dialect.name,
                                        "variants": ",".join(VARIANTS)})
         yield
@@ -56,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid request')}",
                              "code": "invalid_request", "errors": _plain(errs)}, status_code=422)
 
-    for module in (players, variants, rooms, matches, ws):
+    for module in (players, variants, rooms, bots, matches, ws):
         app.include_router(module.router)
 
     @app.get("/healthz", response_model=Health, tags=["health"])
@@ -72,6 +73,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"ok": False, "database": f"error: {type(e).__name__}",
                                  "variants": list(VARIANTS)}, status_code=503)
         return JSONResponse({"ok": True, "database": name, "variants": list(VARIANTS)})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus text format (app/metrics.py)."""
+        return Response(kozyr.metrics.render(), media_type=kozyr.metrics.content_type)
 
     @app.get("/room/{code}", include_in_schema=False)
     async def invite(code: str) -> FileResponse:

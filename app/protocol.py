@@ -57,6 +57,9 @@ class SeatInfo(BaseModel):
     player: int | None = None
     name: str | None = None
     connected: bool = False
+    is_bot: bool = False
+    level: str | None = None  # a bot's level
+    takeover: bool = False  # a bot plays for the absent player
 
 
 class Welcome(_Out):

@@ -1,12 +1,21 @@
-"""Server load benchmark: N rooms of websocket clients playing random legal moves.
+"""Server load benchmark: N rooms of 4 websocket clients, ONE action per room per second.
 
-Starts the real server (``python -m app.cli serve``) on a free port with a fresh
-SQLite file (or --database-url), opens N rooms with a full table of clients
-each, lets every client play random legal actions from its own view for
---seconds, and prints actions/s and the p50 / p99 latency from sending an
-action to receiving the view that results from it.
+For each --rooms count and each --modes entry it starts fresh server process(es),
+opens N rooms with a full table each, lets the seat to act play a random legal
+move (passing often) at most once a second per room, and measures the latency
+from sending an action to the LAST seat of the room receiving the resulting view
+(p50 / p99), actions/s, the server's CPU, and whether p99 < --target-ms.
 
-    .venv/bin/python bench/server.py --rooms 10 100 500
+Modes:
+  one   one ``app.cli serve`` process (SQLite file, or --database-url)
+  two   two processes on PostgreSQL (--pg-url; a fresh database, dropped after) and
+        Redis (--redis-url); seats 0-1 of every room talk to process A, 2-3 to B
+  bare  bench/broadcast_server.py: echo to the 4 seats, no rules, no database
+
+The load client (this process) shares the machine's CPUs with the servers;
+its own CPU share is printed too.
+
+    .venv/bin/python bench/server.py --rooms 50 100 200 400 --seconds 15 --modes one two bare
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import shlex
 import signal
 import socket
@@ -41,11 +51,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database_url: str, port: int, log_path: Path) -> subprocess.Popen:
+def start_server(database_url: str, port: int, log_path: Path, redis_url: str | None = None,
+                 bare: bool = False) -> subprocess.Popen:
     env = dict(os.environ, DATABASE_URL=database_url, KOZYR_LOG_LEVEL="WARNING")
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     profile = ["-m", "cProfile", "-o", os.environ["KOZYR_BENCH_PROFILE"]] \
         if os.environ.get("KOZYR_BENCH_PROFILE") else []  # profile the server process
-    proc = subprocess.Popen([sys.executable, *profile, "-m", "app.cli", "serve", "--port", str(port)],
+    cmd = [str(ROOT / "bench" / "broadcast_server.py")] if bare else ["-m", "app.cli", "serve"]
+    proc = subprocess.Popen([sys.executable, *profile, *cmd, "--port", str(port)],
                             cwd=ROOT, env=env, stdout=open(log_path, "ab"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -63,11 +77,24 @@ def start_server(database_url: str, port: int, log_path: Path) -> subprocess.Pop
 
 class Stats:
     def __init__(self) -> None:
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []  # send → the last seat has the view
         self.actions = 0
         self.errors = 0
         self.matches = 0
         self.measuring = False
+        self.failures: list[str] = []
+
+
+class Table:
+    """One room as the load client sees it: when to act next, who got which view."""
+
+    def __init__(self, code: str, players: list[dict], urls: list[str], rng: random.Random,
+                 period: float) -> None:
+        self.code, self.players, self.urls, self.rng, self.period = code, players, urls, rng, period
+        self.next_at = time.perf_counter() + rng.random() * period  # spread the rooms over the second
+        self.sent: dict[tuple[str, int], float] = {}  # (match, version acted on) -> send time
+        self.seen: dict[tuple[str, int], int] = {}  # (match, version) -> seats that have it
+        self.acted: set[tuple[str, int]] = set()
 
 
 async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
@@ -97,45 +124,54 @@ async def make_room(http: httpx.AsyncClient, variant: str, seats: int, options: 
     return code, players
 
 
-async def seat_client(port: int, code: str, player: dict, seat: int, stats: Stats, rng: random.Random,
-                      stop: asyncio.Event, http: httpx.AsyncClient, host_token: str | None) -> None:
-    url = f"ws://127.0.0.1:{port}/api/rooms/{code}/ws?token={player['token']}"
-    sent: dict[tuple[str, int], float] = {}  # (match, version acted on) -> send time
-    acted: set[tuple[str, int]] = set()
-    async with connect(url, max_size=2**22, open_timeout=60) as ws:
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                continue
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "error":
-                stats.errors += 1
-                continue
-            if kind != "view" or msg["view"] is None:
-                continue
-            now = time.perf_counter()
-            match, version = msg["match"], msg["version"]
-            for key in [k for k in sent if k[0] != match or k[1] < version]:
-                t0 = sent.pop(key)
-                if key[0] == match and stats.measuring:
-                    stats.latencies.append(now - t0)
-                    stats.actions += 1
-            view = msg["view"]
-            if view["phase"] == "match_over":
-                if host_token is not None:
-                    stats.matches += 1
-                    await post(http, f"/api/rooms/{code}/rematch",
-                               headers={"Authorization": f"Bearer {host_token}"})
-                continue
-            legal = view["legal"]
-            if legal and (match, version) not in acted:
-                action = "pass" if "pass" in legal and rng.random() < 0.6 else rng.choice(legal)
-                acted.add((match, version))
-                sent[(match, version)] = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "client_id": f"{match}:{version}:{seat}",
-                                          "action": action, "version": version}))
+async def seat_client(t: Table, seat: int, stats: Stats, stop: asyncio.Event,
+                      http: httpx.AsyncClient | None) -> None:
+    seats = len(t.urls)
+    try:
+        async with connect(t.urls[seat], max_size=2**22, open_timeout=120) as ws:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                msg = json.loads(raw)
+                kind = msg["type"]
+                if kind == "error":
+                    stats.errors += 1
+                    continue
+                if kind != "view" or msg["view"] is None:
+                    continue
+                match, version = msg["match"], msg["version"]
+                key = (match, version - 1)
+                n = t.seen[key] = t.seen.get(key, 0) + 1
+                if n == seats:  # the last seat of the room has it
+                    del t.seen[key]
+                    t0 = t.sent.pop(key, None)
+                    if t0 is not None and stats.measuring:
+                        stats.latencies.append(time.perf_counter() - t0)
+                        stats.actions += 1
+                view = msg["view"]
+                if view["phase"] == "match_over":
+                    if seat == 0 and http is not None:
+                        stats.matches += 1
+                        await post(http, f"/api/rooms/{t.code}/rematch",
+                                   headers={"Authorization": f"Bearer {t.players[0]['token']}"})
+                    continue
+                legal = view["legal"]
+                if legal and seat in view["to_act"] and (match, version) not in t.acted:
+                    t.acted.add((match, version))
+                    wait = t.next_at - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    now = time.perf_counter()
+                    t.next_at = max(now, t.next_at) + t.period
+                    action = "pass" if "pass" in legal and t.rng.random() < 0.6 else t.rng.choice(legal)
+                    t.sent[(match, version)] = now
+                    await ws.send(json.dumps({"type": "action", "client_id": f"{match}:{version}",
+                                              "action": action, "version": version}))
+    except Exception as e:
+        if not stop.is_set():
+            stats.failures.append(f"{type(e).__name__}: {e}")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -154,77 +190,142 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-async def run(rooms: int, args, variant: str, seats: int, options: dict) -> dict:
+
+
+def pg_create(admin_url: str) -> str:
+    import psycopg
+    name = f"kozyr_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(admin_url, autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    return admin_url.rpartition("/")[0] + "/" + name
+
+
+def pg_drop(admin_url: str, url: str) -> None:
+    import psycopg
+    with psycopg.connect(admin_url, autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
+
+
+async def run(rooms: int, mode: str, args, variant: str, seats: int, options: dict) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="kozyr-bench-"))
-    db = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
-    port = free_port()
-    proc = start_server(db, port, tmp / "server.log")
+    procs: list[subprocess.Popen] = []
+    ports: list[int] = []
+    db = None
+    if mode == "two":
+        db = pg_create(args.pg_url)
+    elif mode == "one":
+        db = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
     stats = Stats()
     stop = asyncio.Event()
     try:
+        for i in range(2 if mode == "two" else 1):
+            ports.append(free_port())
+            procs.append(start_server(db or "", ports[-1], tmp / f"server{i}.log",
+                                      redis_url=args.redis_url if mode == "two" else None,
+                                      bare=mode == "bare"))
         limits = httpx.Limits(max_connections=50)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) as http:
-            sem = asyncio.Semaphore(20)
-
-            async def one(i):
-                async with sem:
-                    return await make_room(http, variant, seats, options)
-            tables = await asyncio.gather(*(one(i) for i in range(rooms)))
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120,
+                                     limits=limits) as http:
             rng = random.Random(1)
-            tasks = []
+            if mode == "bare":
+                tables = [(f"r{i}", [{"token": ""}] * seats) for i in range(rooms)]
+            else:
+                sem = asyncio.Semaphore(20)
+
+                async def one(i):
+                    async with sem:
+                        return await make_room(http, variant, seats, options)
+                tables = await asyncio.gather(*(one(i) for i in range(rooms)))
+            states = []
             for code, players in tables:
-                for seat, p in enumerate(players):
-                    tasks.append(asyncio.create_task(seat_client(
-                        port, code, p, seat, stats, random.Random(rng.random()), stop, http,
-                        players[0]["token"] if seat == 0 else None)))
+                if mode == "bare":
+                    urls = [f"ws://127.0.0.1:{ports[0]}/ws/{code}?seat={s}" for s in range(seats)]
+                else:  # in mode two, the first half of the seats on A, the rest on B
+                    urls = [f"ws://127.0.0.1:{ports[(s * len(ports)) // seats]}/api/rooms/{code}/ws"
+                            f"?token={players[s]['token']}" for s in range(seats)]
+                states.append(Table(code, players, urls, random.Random(rng.random()), args.period))
+            tasks = []
+            for t in states:
+                for seat in range(seats):
+                    tasks.append(asyncio.create_task(seat_client(t, seat, stats, stop,
+                                                                 None if mode == "bare" else http)))
                     if len(tasks) % 50 == 0:
                         await asyncio.sleep(0.05)  # do not stampede the accept queue
             await asyncio.sleep(args.warmup)
             stats.measuring = True
-            t0, cpu0 = time.perf_counter(), cpu_seconds(proc.pid)
+            me0 = cpu_seconds(os.getpid())
+            t0, cpu0 = time.perf_counter(), [cpu_seconds(p.pid) for p in procs]
             await asyncio.sleep(args.seconds)
             stats.measuring = False
-            elapsed, cpu = time.perf_counter() - t0, cpu_seconds(proc.pid) - cpu0
+            elapsed = time.perf_counter() - t0
+            cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))
+            me = cpu_seconds(os.getpid()) - me0
             stop.set()
-            done, pending = await asyncio.wait(tasks, timeout=10)
-            failed = [t for t in done if t.exception() is not None]
+            done, pending = await asyncio.wait(tasks, timeout=15)
             for t in pending:
                 t.cancel()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if mode == "two" and db:
+            pg_drop(args.pg_url, db)
     lat = stats.latencies
-    return {"rooms": rooms, "clients": rooms * seats, "seconds": round(elapsed, 1),
+    p99 = pct(lat, 99) * 1000
+    return {"mode": mode, "rooms": rooms, "clients": rooms * seats, "seconds": round(elapsed, 1),
             "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed, 1),
-            "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(pct(lat, 99) * 1000, 1),
+            "offered_per_s": round(rooms / args.period, 1),
+            "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(p99, 1),
             "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+            "ok": bool(lat) and p99 < args.target_ms and stats.actions >= 0.9 * rooms / args.period * elapsed,
+            "server_cpu_share": round(cpu / elapsed, 2), "client_cpu_share": round(me / elapsed, 2),
             "server_cpu_ms_per_action": round(cpu / stats.actions * 1000, 2) if stats.actions else None,
-            "server_cpu_share": round(cpu / elapsed, 2), "load_avg": round(os.getloadavg()[0], 1),
-            "errors": stats.errors, "matches_finished": stats.matches, "client_failures": len(failed),
-            "database": db.split(":", 1)[0]}
+            "load_avg": round(os.getloadavg()[0], 1), "errors": stats.errors,
+            "matches_finished": stats.matches, "client_failures": len(stats.failures),
+            "database": "none" if mode == "bare" else (db or "").split(":", 1)[0]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rooms", type=int, nargs="+", default=[10, 100, 500])
+    parser.add_argument("--rooms", type=int, nargs="+", default=[50, 100, 200, 400])
+    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "two", "bare"])
     default = next((v for v in VARIANTS if 4 in find_variant(v).seat_counts), VARIANTS[0] if VARIANTS else None)
     parser.add_argument("--variant", default=default)
     parser.add_argument("--seats", type=int, default=None, help="default: 4 if allowed, else the first count")
     parser.add_argument("--seconds", type=float, default=15.0, help="measuring time per run")
-    parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="after the tables connect (joins publish room notes: let them settle)")
+    parser.add_argument("--period", type=float, default=1.0, help="seconds between actions of a room")
+    parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 a run must stay under")
+    parser.add_argument("--database-url", default=None, help="mode one: default a fresh SQLite file")
+    parser.add_argument("--pg-url", default=os.environ.get("KOZYR_TEST_PG_URL",
+                                                           "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument("--redis-url", default=os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = parser.parse_args()
     variant = find_variant(args.variant)
     seats = args.seats or (4 if 4 in variant.seat_counts else variant.seat_counts[0])
     print("$ " + shlex.join([os.path.relpath(sys.executable, ROOT) if sys.executable.startswith(str(ROOT))
                              else sys.executable, *sys.argv]), flush=True)
-    print(f"variant {variant.id}, {seats} seats per room, {args.seconds:g}s per run", flush=True)
+    print(f"variant {variant.id}, {seats} seats per room, one action per room every {args.period:g}s, "
+          f"{args.seconds:g}s per run, {os.cpu_count()} CPUs shared by servers and this load client",
+          flush=True)
+    best: dict[str, int] = {}
     for n in args.rooms:
-        result = asyncio.run(run(n, args, variant.id, seats, {}))
-        print(json.dumps(result), flush=True)
+        for mode in args.modes:
+            result = asyncio.run(run(n, mode, args, variant.id, seats, {}))
+            print(json.dumps(result), flush=True)
+            if result["ok"]:
+                best[mode] = max(best.get(mode, 0), n)
+    most = json.dumps({m: best.get(m, 0) for m in args.modes})
+    print(f"most rooms with p99 < {args.target_ms:g}ms: {most}")
+    if best.get("bare"):
+        for mode in args.modes:
+            if mode != "bare":
+                print(f"{mode}/bare: {best.get(mode, 0) / best['bare']:.2f}")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ from __future__ import annotations
 import copy
 import marshal
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .cards import is_card
 
@@ -122,7 +123,7 @@ class Variant:
     """Fixed metadata of one variant, and the factory of its matches."""
 
     def __init__(self, *, id: str, family: str, name: str, seat_counts: Sequence[int],
-                 match_class: type["Match"], options: Sequence[Option] = (),
+                 match_class: type[Match], options: Sequence[Option] = (),
                  rules: dict[str, Any] | None = None) -> None:
         self.id = id
         self.family = family
@@ -156,7 +157,7 @@ class Variant:
 
     def new_match(self, seats: int, *, seed: int, options: dict | None = None,
                   first_dealer: int | None = None,
-                  preset_deals: Sequence[dict] | None = None) -> "Match":
+                  preset_deals: Sequence[dict] | None = None) -> Match:
         if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seat_counts:
             raise ValueError(f"{self.id} is played by {' or '.join(map(str, self.seat_counts))} "
                              f"players, not {seats!r}")
@@ -427,7 +428,7 @@ class Match:
     def result(self) -> dict | None:
         return copy.deepcopy(self._result)
 
-    def determinize(self, seat: int, rng: random.Random) -> "Match":
+    def determinize(self, seat: int, rng: random.Random) -> Match:
         """A copy where every card ``seat`` does not know is dealt anew."""
         self._check_seat(seat)
         twin = copy.deepcopy(self)
@@ -438,7 +439,7 @@ class Match:
         twin._redeal_hidden(seat, rng)
         return twin
 
-    def replay(self) -> "Match":
+    def replay(self) -> Match:
         """A new match from the same seed and options with the same actions applied."""
         twin = self.variant.new_match(self.seats, seed=self.seed, options=self.options,
                                       first_dealer=self.first_dealer_arg,
@@ -475,7 +476,7 @@ class Match:
         rest = list(preset.get("rest", []))
         if len(hands) != len(shape):
             raise ValueError(f"preset deal: {len(hands)} hands for {len(shape)} seats")
-        for s, (h, n) in enumerate(zip(hands, shape)):
+        for s, (h, n) in enumerate(zip(hands, shape, strict=True)):
             if len(h) != n:
                 raise ValueError(f"preset deal: seat {s} must be dealt {n} cards, got {len(h)}")
         if len(rest) != rest_size:

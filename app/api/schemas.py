@@ -33,6 +33,9 @@ class RoomCreate(BaseModel):
     options: dict[str, Any] | None = None
     seats: int | None = Field(None, description="seat count; default: the variant's first")
     take_seat: bool = Field(True, description="the host takes seat 0")
+    takeover_seconds: float | None = Field(
+        None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
+        "(until the player acts or reconnects); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
 
 
 class SeatPublic(BaseModel):
@@ -40,6 +43,9 @@ class SeatPublic(BaseModel):
     player: int | None
     name: str | None
     connected: bool
+    is_bot: bool = False
+    level: str | None = Field(None, description="the bot's level when is_bot")
+    takeover: bool = Field(False, description="a bot plays for the absent player now")
 
 
 class RoomMatch(BaseModel):
@@ -63,6 +69,21 @@ class RoomPublic(BaseModel):
     invite_path: str
     invite_url: str | None = None
     created_at: str
+    takeover_seconds: float | None = None
+
+
+class BotSeat(BaseModel):
+    level: str = Field("basic", description="random | basic | strong (GET /api/bots)")
+
+
+class RoomSettings(BaseModel):
+    takeover_seconds: float | None = Field(None, ge=0, le=86400, description="None / 0: off")
+
+
+class BotLevel(BaseModel):
+    level: str
+    name: str
+    description: str
 
 
 class StartMatch(BaseModel):

@@ -17,6 +17,7 @@ from .. import protocol as p
 from ..db import models as m
 from ..db import store
 from ..errors import NotFound
+from ..limits import TokenBucket
 from ..rooms.hub import Conn, dumps
 from ..rooms.service import Kozyr
 
@@ -92,6 +93,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         return await _refuse(ws, p.BAD_TOKEN, "unknown player token", 4403)
     player, seat = found
     conn = Conn(ws, code, player.id, player.name, seat, kozyr.settings.max_send_queue)
+    conn.metrics = kozyr.metrics
     kozyr.hub.join(conn)
     log.info("player %s joined room %s (seat %s, last version %s)", player.id, code, seat, last_version)
     try:
@@ -119,6 +121,8 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
         current = kozyr.live.get(kozyr.room_current.get(conn.room_code, ""))
         return (current.version, current.id) if current else (0, None)
 
+    settings = kozyr.settings
+    bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     version, match_id = stamp()
     conn.send({"type": "welcome", "version": version, "match": match_id, "room": conn.room_code,
                "player": player.id, "name": player.name, "seat": conn.seat})
@@ -126,6 +130,7 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
         async with live.lock:
             await kozyr.run(live.catch_up, kozyr.db)
             conn.send(kozyr.view_message(live, conn.seat))
+        await kozyr.bots.returned(live, conn.seat)  # a reconnect ends a bot's takeover
     else:
         conn.send(kozyr.view_message(None, None))
     await kozyr.announce_room(conn.room_code)
@@ -143,6 +148,15 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
             conn.send({"type": "error", "version": version, "match": match_id, "code": code,
                        "message": message, "client_id": client_id})
 
+        if not bucket.take():  # limits.py: a token bucket per connection
+            if bucket.strikes >= settings.flood_close_after:
+                log.warning("player %s flooded room %s; closing", conn.player_id, conn.room_code)
+                await conn.drain(0.5)
+                await ws.close(code=1008)
+                return
+            if bucket.strikes == 1 or bucket.strikes % 10 == 0:  # do not echo a flood 1:1
+                error(p.RATE_LIMITED, f"at most {settings.messages_per_second:g} messages a second")
+            continue
         if len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit:
             error(p.TOO_LARGE, f"a message may hold at most {limit} bytes")
             continue
@@ -154,7 +168,7 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
                 raw = json.loads(text)
                 if isinstance(raw, dict) and isinstance(raw.get("client_id"), str):
                     client_id = raw["client_id"][:64]
-            except ValueError:
+            except (ValueError, RecursionError):  # deep nesting: pydantic said so already
                 pass
             error(p.BAD_MESSAGE, _first_error(e), client_id)
             continue

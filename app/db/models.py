@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import Float
 
 
 def utcnow() -> datetime:
@@ -22,6 +23,8 @@ class Player(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A bot's player row (one per level, shared by every room): its level; None: a person.
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class Room(Base):
@@ -34,6 +37,8 @@ class Room(Base):
     host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     current_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A bot takes over a seat whose player has not acted this many seconds; None / 0: never.
+    takeover_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class Seat(Base):

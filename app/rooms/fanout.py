@@ -28,6 +28,7 @@ class RedisFanout:
         self.kozyr = kozyr
         self.origin = secrets.token_hex(6)
         self.task: asyncio.Task | None = None
+        self.pending: set[asyncio.Task] = set()
 
     async def start(self) -> None:
         await self.redis.ping()
@@ -61,7 +62,11 @@ class RedisFanout:
                 async for raw in self.pubsub.listen():
                     if raw.get("type") != "pmessage":
                         continue
-                    await self._handle(raw["channel"], raw["data"])
+                    # One task per note: a slow catch-up of one room must not hold up
+                    # the notes of every other room (they are applied idempotently).
+                    task = asyncio.create_task(self._handle(raw["channel"], raw["data"]))
+                    self.pending.add(task)
+                    task.add_done_callback(self.pending.discard)
             except asyncio.CancelledError:
                 raise
             except Exception as e:

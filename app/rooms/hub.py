@@ -31,18 +31,35 @@ class Conn:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
         self.closed = False
+        self.metrics = None  # app.metrics.Metrics: counts errors sent and slow clients
         self.task = asyncio.create_task(self._sender())
 
     def send(self, msg: dict | str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= self.max_queue:
-            log.warning("client of player %s in room %s too slow; disconnecting",
-                        self.player_id, self.room_code)
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.drop()
             return
+        if self.metrics is not None and isinstance(msg, dict) and msg.get("type") == "error":
+            self.metrics.error(msg.get("code"))
         self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
+
+    def drop(self) -> None:
+        """The client does not read: stop sending (the sender may be stuck in a write)
+        and close the socket in the background; nothing here ever awaits it."""
+        log.warning("client of player %s in room %s too slow; disconnecting",
+                    self.player_id, self.room_code)
+        self.closed = True
+        if self.metrics is not None:
+            self.metrics.slow_clients.inc()
+        self.task.cancel()
+        self._closer = asyncio.create_task(self._abort())
+
+    async def _abort(self) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code=1013), 2.0)
+        except BaseException:  # already gone, or the close frame itself is stuck
+            pass
 
     async def _sender(self) -> None:
         try:

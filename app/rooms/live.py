@@ -32,6 +32,10 @@ class Duplicate(Exception):
         self.seq = seq
 
 
+class Stale(Exception):
+    """The match is no longer at the version the caller expected (a bot thought too long)."""
+
+
 class LiveMatch:
     def __init__(self, row: m.Match, room_code: str) -> None:
         self.id = row.id
@@ -103,7 +107,8 @@ class LiveMatch:
 
     # -- the action path (runs in a worker thread, under self.lock) ------------
 
-    def commit(self, db: Database, seat: int, action: str, client_id: str | None) -> int:
+    def commit(self, db: Database, seat: int, action: str, client_id: str | None,
+               expect: int | None = None) -> int:
         """Apply and log one action; returns its seq.  Raises IllegalAction (nothing
         changed) or Duplicate (already applied).  If the database fails after the
         engine applied the action, the match is rebuilt from the log."""
@@ -113,6 +118,8 @@ class LiveMatch:
                 in_db = store.lock_match_version(s, self.id, for_update=db.is_postgres)
                 if in_db != self.version:  # another process moved on: apply its actions first
                     self._replay(store.actions_of(s, self.id, self.version))
+                if expect is not None and self.version != expect:
+                    raise Stale(self.version)
                 if client_id is not None and (seat, client_id) in self.acks:
                     raise Duplicate(self.acks[(seat, client_id)])
                 seq = self.version
@@ -120,7 +127,7 @@ class LiveMatch:
                 applied = True
                 store.record_action(s, self.id, seq, seat, action, client_id)
                 pending = self._record_rows(s)
-        except (IllegalAction, Duplicate):
+        except (IllegalAction, Duplicate, Stale):
             raise  # nothing changed
         except BaseException:
             # The database failed after the engine applied, or the engine itself failed

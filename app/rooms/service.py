@@ -23,6 +23,9 @@ from ..db import store
 from ..db.migrate import upgrade
 from ..db.session import Database
 from ..errors import Conflict, Forbidden, Invalid
+from ..limits import check_open_rooms
+from ..metrics import Metrics
+from .bots import BotRunner, room_bot_levels
 from .hub import Conn, Hub, dumps
 from .live import Duplicate, LiveMatch
 
@@ -41,6 +44,8 @@ class Kozyr:
         self._replay_lock = threading.Lock()  # the cache is used from worker threads
         self.room_current: dict[str, str] = {}  # room code -> its current match id
         self.fanout = None  # RedisFanout when REDIS_URL is set
+        self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
+        self.metrics = Metrics(self)  # /metrics (app/metrics.py)
 
     # -- life cycle -------------------------------------------------------------
 
@@ -63,6 +68,8 @@ class Kozyr:
         if self.settings.run_migrations:
             await to_thread.run_sync(self.migrate)
         await to_thread.run_sync(self.recover)
+        for live in list(self.live.values()):  # recovered matches' bots play on
+            await self.bots.poke(live)
         if self.settings.redis_url:
             from .fanout import RedisFanout
             self.fanout = RedisFanout(self.settings.redis_url, self)
@@ -84,6 +91,7 @@ class Kozyr:
                 changed = await self.run(live.catch_up, self.db)
                 if changed or not known:
                     self.push_views(live)
+            await self.bots.poke(live)
             if live.finished:
                 await self.announce_room(code, publish=False)
         elif kind == "room":
@@ -101,6 +109,7 @@ class Kozyr:
             self.hub.broadcast(code, note["message"])
 
     async def shutdown(self) -> None:
+        await self.bots.stop()
         if self.fanout is not None:
             await self.fanout.stop()
 
@@ -130,6 +139,8 @@ class Kozyr:
         match = store.current_match(s, room)
         live = self.live.get(match.id) if match else None
         version = live.version if live is not None else (match.version if match else 0)
+        bots = room_bot_levels(s, room)
+        takeover = self.bots.takeover_of(match.id if match else None)
         return {
             "code": room.code,
             "variant": room.variant,
@@ -138,8 +149,11 @@ class Kozyr:
             "options": room.options,
             "seat_count": room.seat_count,
             "host": {"id": host.id, "name": host.name},
-            "seats": [{"seat": n, "player": pid, "name": name, "connected": pid in connected}
+            "seats": [{"seat": n, "player": pid, "name": name,
+                       "connected": pid in connected or n in bots, "is_bot": n in bots,
+                       "level": bots.get(n), "takeover": n in takeover}
                       for n, pid, name in store.seats_of(s, room)],
+            "takeover_seconds": room.takeover_seconds,
             "status": "waiting" if match is None else match.status,
             "match": None if match is None else {
                 "id": match.id, "number": match.number, "status": match.status, "version": version},
@@ -148,7 +162,7 @@ class Kozyr:
         }
 
     def create_room(self, player: m.Player, variant_id: str, options: dict | None,
-                    seats: int | None, take_seat: bool) -> dict:
+                    seats: int | None, take_seat: bool, takeover_seconds: float | None = None) -> dict:
         try:
             variant = find_variant(variant_id)
         except KeyError as e:
@@ -162,8 +176,11 @@ class Kozyr:
             raise Invalid(str(e), code="invalid_options") from None
         with self.db.write() as s:
             player = s.merge(player)
+            check_open_rooms(s, player.id, self.settings.max_open_rooms)
             room = store.create_room(s, player, variant.id, resolved, seat_count,
                                      0 if take_seat else None)
+            room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
+                                     else self.settings.turn_timeout) or None
             return self.room_dict(s, room)
 
     def get_room(self, code: str) -> dict:
@@ -213,6 +230,7 @@ class Kozyr:
         if live is not None:
             async with live.lock:
                 self.push_views(live)
+            await self.bots.poke(live)
         return room
 
     def forget_if_idle(self, code: str) -> None:
@@ -244,7 +262,9 @@ class Kozyr:
         msg = {"type": "presence", "version": match["version"] if match else 0,
                "match": match["id"] if match else None,
                "seats": [{"seat": s["seat"], "player": s["player"], "name": s["name"],
-                          "connected": s["player"] in connected} for s in room["seats"]],
+                          "connected": s["player"] in connected or s.get("is_bot", False),
+                          "is_bot": s.get("is_bot", False), "level": s.get("level"),
+                          "takeover": s.get("takeover", False)} for s in room["seats"]],
                "spectators": len(connected - seated)}
         self.hub.broadcast(code, msg)
 
@@ -293,6 +313,7 @@ class Kozyr:
         return await self.get_live(match_id) if match_id else None
 
     async def act(self, conn: Conn, msg: p.ActionIn) -> None:
+        received = time.perf_counter()
         live = await self.current_live(conn.room_code)
 
         def error(code: str, message: str) -> None:
@@ -307,6 +328,7 @@ class Kozyr:
         if live is None:
             return error(p.NO_MATCH, "no match has been started in this room")
         seat = conn.seat
+        await self.bots.returned(live, seat)  # the player is back: a takeover ends
         async with live.lock:
             if msg.version is not None and msg.version != live.version:
                 await self.run(live.catch_up, self.db)  # another process may have moved on
@@ -330,9 +352,11 @@ class Kozyr:
             conn.send({"type": "ack", "version": live.version, "match": live.id,
                        "client_id": msg.client_id, "seq": seq})
             self.push_views(live)
+            self.metrics.action_done(received)
             finished = live.finished
             version = live.version
         await self.publish(conn.room_code, {"kind": "match", "match": live.id, "version": version})
+        await self.bots.poke(live)
         log.debug("match %s seq %d seat %d %s (%.1f ms)", live.id, seq, seat, msg.action,
                   (time.perf_counter() - started) * 1000)
         if finished:

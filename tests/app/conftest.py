@@ -51,6 +51,7 @@ def database_url(request, tmp_path_factory):
 
 
 def make_settings(database_url: str, **extra) -> Settings:
+    extra.setdefault("messages_per_second", 10_000.0)  # scripted clients play far faster than people
     return Settings(database_url=database_url, allow_fixed_seed=True, log_level="WARNING", **extra)
 
 

@@ -48,7 +48,7 @@ class Server:
 
     def start(self) -> None:
         env = dict(os.environ, DATABASE_URL=self.database_url, KOZYR_ALLOW_FIXED_SEED="1",
-                   KOZYR_LOG_LEVEL="WARNING")
+                   KOZYR_LOG_LEVEL="WARNING", KOZYR_MESSAGES_PER_SECOND="10000")
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
                                      cwd=ROOT, env=env, stdout=log, stderr=log)

@@ -21,7 +21,7 @@ import json
 import os
 import random
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

@@ -1,0 +1,40 @@
+"""Bots: the levels, seating / removing a bot (host only), the room's turn timeout."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from engine.bots import levels
+
+from ..rooms.bots import bot_name
+from .deps import KozyrDep, PlayerDep
+from .rooms import with_invite
+from .schemas import BotLevel, BotSeat, RoomPublic, RoomSettings
+
+router = APIRouter(tags=["bots"])
+
+
+@router.get("/api/bots", response_model=list[BotLevel])
+def list_levels() -> list[dict]:
+    """The bot levels a host may seat, weakest first."""
+    return [{**lv, "name": bot_name(lv["level"])} for lv in levels()]
+
+
+@router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
+async def seat_bot(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request,
+                   body: BotSeat | None = None) -> dict:
+    """The host seats a bot in an empty seat (or changes a bot's level), between matches."""
+    level = body.level if body is not None else "basic"
+    return with_invite(await kozyr.bots.change(code, seat, player, level), request)
+
+
+@router.delete("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
+async def remove_bot(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+    return with_invite(await kozyr.bots.change(code, seat, player, None), request)
+
+
+@router.patch("/api/rooms/{code}", response_model=RoomPublic)
+async def room_settings(code: str, body: RoomSettings, player: PlayerDep, kozyr: KozyrDep,
+                        request: Request) -> dict:
+    """The host sets the turn timeout after which a bot takes over (None / 0: off)."""
+    return with_invite(await kozyr.bots.set_takeover(code, player, body.takeover_seconds), request)

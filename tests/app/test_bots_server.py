@@ -1,0 +1,275 @@
+"""Bots in the server: the host seats bots, they play through the same loop as people
+(engine → action log → views), they take over an absent player's seat after the
+room's turn timeout and hand it back, and a restarted server lets them play on."""
+
+from __future__ import annotations
+
+import random
+import time
+from contextlib import ExitStack
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.db import models as m
+from app.db import store
+from app.main import create_app
+from engine import find_variant
+
+from .conftest import make_settings
+from .helpers import auth, connect, new_player, short_options
+
+
+def bot_app(database_url: str, **extra):
+    settings = dict(bot_delay=0.0, bot_think_ms=15)
+    settings.update(extra)
+    return create_app(make_settings(database_url, **settings))
+
+
+@pytest.fixture(scope="module")
+def bclient(database_url):
+    app = bot_app(database_url)
+    with TestClient(app) as c:
+        yield c
+    app.state.kozyr.db.dispose()
+
+
+def new_room(client, host: dict, variant: str, seats: int, **extra) -> dict:
+    r = client.post("/api/rooms", json={"variant": variant, "options": short_options(variant),
+                                        "seats": seats, **extra}, headers=auth(host))
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def add_bot(client, code: str, seat: int, player: dict, level: str = "basic"):
+    return client.post(f"/api/rooms/{code}/seats/{seat}/bot", json={"level": level},
+                       headers=auth(player))
+
+
+def start(client, code: str, host: dict, seed: int) -> dict:
+    r = client.post(f"/api/rooms/{code}/start", headers=auth(host), json={"seed": seed})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play_humans(clients: dict, rng: random.Random, *, deadline: float = 40.0,
+                until=lambda view: False) -> dict:
+    """The seats in ``clients`` play random legal actions until the match is over
+    (or ``until(view)``); bots play the rest.  Returns the last view seen."""
+    end = time.monotonic() + deadline
+    last = None
+    ids = iter(range(10**6))
+    pending = {seat: c.last_view for seat, c in clients.items()}  # already received: act on it
+    while time.monotonic() < end:
+        for seat, c in clients.items():
+            msg = pending.pop(seat, None)
+            if msg is None:
+                try:
+                    msg = c.recv(timeout=0.05)
+                except TimeoutError:
+                    continue
+            if msg["type"] != "view" or msg["view"] is None:
+                continue
+            view = msg["view"]
+            last = view
+            if view["result"] is not None or until(view):
+                return view
+            if seat in view["to_act"] and view["legal"]:
+                legal = view["legal"]
+                action = "pass" if "pass" in legal and rng.random() < 0.6 else rng.choice(legal)
+                c.act(action, f"h{seat}-{next(ids)}", version=msg["version"])
+    raise AssertionError(f"the match did not end in time; last view: {last and last['phase']}")
+
+
+def replay_log(kozyr, match_id: str):
+    """The match rebuilt from its action log: every logged action was legal when made."""
+    with kozyr.db.read() as s:
+        row = s.get(m.Match, match_id)
+        actions = store.actions_of(s, match_id)
+        players = store.match_players(s, match_id)
+    match = find_variant(row.variant).new_match(row.seat_count, seed=row.seed, options=row.options,
+                                                first_dealer=row.first_dealer,
+                                                preset_deals=row.preset_deals)
+    for a in actions:
+        assert a.seat in match.to_act(), f"seq {a.seq}: seat {a.seat} acted out of turn"
+        match.apply(a.seat, a.action)  # raises IllegalAction if it was not legal
+    return row, actions, players, match
+
+
+def test_bot_levels_are_listed(bclient):
+    r = bclient.get("/api/bots")
+    assert r.status_code == 200
+    levels = {b["level"]: b for b in r.json()}
+    assert {"random", "basic", "strong"} <= set(levels)
+    assert levels["basic"]["name"] == "Bot (basic)"
+
+
+def test_only_the_host_seats_a_bot_and_only_in_an_empty_seat(bclient):
+    host, other = new_player(bclient), new_player(bclient)
+    room = new_room(bclient, host, "korol-ru", 4)
+    code = room["code"]
+    assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(other)).status_code == 200
+    r = add_bot(bclient, code, 2, other)
+    assert r.status_code == 403 and r.json()["code"] == "not_host"
+    r = add_bot(bclient, code, 1, host)  # a person sits there
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken"
+    r = add_bot(bclient, code, 0, host)  # the host's own seat
+    assert r.status_code == 409
+    r = add_bot(bclient, code, 2, host, "genius")
+    assert r.status_code == 422 and r.json()["code"] == "unknown_level"
+    r = add_bot(bclient, code, 9, host)
+    assert r.status_code == 404
+    r = add_bot(bclient, code, 2, host, "random")
+    assert r.status_code == 200, r.text
+    seat = r.json()["seats"][2]
+    assert seat["is_bot"] and seat["level"] == "random" and seat["name"] == "Bot (random)"
+    assert not r.json()["seats"][1]["is_bot"]
+    # A person cannot take a bot's seat; the host changes its level or removes it.
+    r = bclient.post(f"/api/rooms/{code}/seats/2", headers=auth(other))
+    assert r.status_code == 409
+    r = add_bot(bclient, code, 2, host, "strong")
+    assert r.json()["seats"][2]["level"] == "strong"
+    assert bclient.delete(f"/api/rooms/{code}/seats/2/bot", headers=auth(other)).status_code == 403
+    r = bclient.delete(f"/api/rooms/{code}/seats/2/bot", headers=auth(host))
+    assert r.status_code == 200 and r.json()["seats"][2]["player"] is None
+    r = bclient.delete(f"/api/rooms/{code}/seats/2/bot", headers=auth(host))
+    assert r.status_code == 409 and r.json()["code"] == "no_bot"
+    r = bclient.delete(f"/api/rooms/{code}/seats/1/bot", headers=auth(host))  # a person, not a bot
+    assert r.status_code == 409
+    r = bclient.post(f"/api/rooms/{code}/start", headers=auth(host))
+    assert r.status_code == 409 and r.json()["code"] == "seats_empty"
+
+
+@pytest.mark.parametrize("variant,seats,levels", [
+    ("thousand-1000-2p", 2, ["basic"]),
+    ("korol-ru", 4, ["basic", "random", "strong"]),
+])
+def test_host_alone_with_bots_plays_a_whole_match(bclient, variant, seats, levels):
+    host = new_player(bclient)
+    room = new_room(bclient, host, variant, seats)
+    code = room["code"]
+    for seat, level in enumerate(levels, start=1):
+        r = add_bot(bclient, code, seat, host, level)
+        assert r.status_code == 200, r.text
+    room = start(bclient, code, host, seed=11)
+    assert room["status"] == "playing"
+    assert [s["is_bot"] for s in room["seats"]] == [False] + [True] * (seats - 1)
+    with ExitStack() as stack:
+        c = connect(bclient, stack, code, host, 0)
+        view = play_humans({0: c}, random.Random(3))
+        assert view["result"] is not None
+        _, finished = c.recv_until(lambda msg: msg["type"] == "room"
+                                   and msg["room"]["status"] == "finished")
+    kozyr = bclient.app.state.kozyr
+    row, actions, players, match = replay_log(kozyr, room["match"]["id"])
+    assert row.status == "finished" and match.is_over() and match.result() == row.result
+    assert [name for _, _, name in players][1:] == [f"Bot ({lv})" for lv in levels]
+    bot_seats = {a.seat for a in actions if a.client_id is None}
+    assert bot_seats == set(range(1, seats))  # every bot acted, and only bots act without a client id
+    assert all(a.client_id for a in actions if a.seat == 0)
+    # History and export work as for any match.
+    assert bclient.get(f"/api/matches/{row.id}").status_code == 200
+    export = bclient.get(f"/api/matches/{row.id}/export.json")
+    assert export.status_code == 200
+
+
+def test_a_bot_takes_over_after_the_turn_timeout_and_hands_back(bclient):
+    a, b = new_player(bclient), new_player(bclient)
+    room = new_room(bclient, a, "thousand-1000-2p", 2, takeover_seconds=0.3)
+    assert room["takeover_seconds"] == 0.3
+    code = room["code"]
+    assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
+    room = start(bclient, code, a, seed=5)
+    match_id = room["match"]["id"]
+    kozyr = bclient.app.state.kozyr
+    rng = random.Random(8)
+    with ExitStack() as stack:
+        ca = connect(bclient, stack, code, a, 0)
+        cb = connect(bclient, stack, code, b, 1)
+        # B plays at once; A does nothing until a bot has made a move for seat 0.
+        seen_takeover = False
+
+        def bot_played_for_a(view) -> bool:
+            nonlocal seen_takeover
+            seen_takeover = seen_takeover or 0 in kozyr.bots.takeover_of(match_id)
+            return any(r.seat == 0 and r.client_id is None for r in _actions(kozyr, match_id))
+        play_humans({1: cb}, rng, until=bot_played_for_a)
+        assert seen_takeover
+        msgs = [msg for msg in ca.seen + _drain(ca) if msg["type"] in ("room", "presence")]
+        assert any(s["seat"] == 0 and s["takeover"] for msg in msgs
+                   for s in (msg["room"]["seats"] if msg["type"] == "room" else msg["seats"]))
+        # The host switches the timer off: no new takeover, but the bot plays on for A ...
+        r = bclient.patch(f"/api/rooms/{code}", json={"takeover_seconds": 0}, headers=auth(b))
+        assert r.status_code == 403
+        r = bclient.patch(f"/api/rooms/{code}", json={"takeover_seconds": 0}, headers=auth(a))
+        assert r.status_code == 200 and r.json()["takeover_seconds"] is None
+        assert 0 in kozyr.bots.takeover_of(match_id)
+        # ... until A is back: its next action (here a stale one) ends the takeover.
+        _drain(ca)
+        ca.act("pass", "a-back", version=0)
+        back, _ = ca.recv_until(lambda msg: msg["type"] == "room"
+                                and not msg["room"]["seats"][0]["takeover"])
+        assert 0 not in kozyr.bots.takeover_of(match_id)
+        view = play_humans({0: ca, 1: cb}, rng)
+        assert view["result"] is not None
+    row, actions, _, match = replay_log(kozyr, match_id)
+    assert row.status == "finished" and match.is_over()
+    by_bot = [r for r in actions if r.client_id is None]
+    assert 0 in {r.seat for r in by_bot}
+    # handed back for good (one bot action may have been in flight as A came back)
+    assert all(r.seq <= back["version"] for r in by_bot)
+
+
+def test_a_reconnect_ends_a_takeover(bclient):
+    a, b = new_player(bclient), new_player(bclient)
+    room = new_room(bclient, a, "thousand-1000-2p", 2, takeover_seconds=0.5)
+    code = room["code"]
+    assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
+    room = start(bclient, code, a, seed=7)
+    match_id = room["match"]["id"]
+    kozyr = bclient.app.state.kozyr
+    with ExitStack() as stack:
+        cb = connect(bclient, stack, code, b, 1)  # B plays; A never connected
+        play_humans({1: cb}, random.Random(2), until=lambda view: 0 in kozyr.bots.takeover_of(match_id))
+        assert bclient.get(f"/api/rooms/{code}").json()["seats"][0]["takeover"]
+        ca = connect(bclient, stack, code, a, 0)
+        ca.recv_until(lambda msg: msg["type"] == "room" and not msg["room"]["seats"][0]["takeover"])
+        assert 0 not in kozyr.bots.takeover_of(match_id)
+    replay_log(kozyr, match_id)
+
+
+def test_bots_play_on_after_a_restart(database_url):
+    app1 = bot_app(database_url, bot_delay=60.0)  # the bots would wait a minute: none acts
+    with TestClient(app1) as c1:
+        host = new_player(c1)
+        room = new_room(c1, host, "korol-ru", 4)
+        code = room["code"]
+        for seat in (1, 2, 3):
+            assert add_bot(c1, code, seat, host, "random").status_code == 200
+        match_id = start(c1, code, host, seed=21)["match"]["id"]
+    app1.state.kozyr.db.dispose()
+    app2 = bot_app(database_url)
+    with TestClient(app2) as c2, ExitStack() as stack:
+        kozyr = app2.state.kozyr
+        assert match_id in kozyr.live  # recovered, its bots re-attached from the database
+        c = connect(c2, stack, code, host, 0)
+        view = play_humans({0: c}, random.Random(5))
+        assert view["result"] is not None
+    row, actions, _, _ = replay_log(kozyr, match_id)
+    assert row.status == "finished"
+    assert {a.seat for a in actions if a.client_id is None} == {1, 2, 3}
+    app2.state.kozyr.db.dispose()
+
+
+def _actions(kozyr, match_id: str) -> list:
+    with kozyr.db.read() as s:
+        return store.actions_of(s, match_id)
+
+
+def _drain(c) -> list[dict]:
+    out = []
+    while True:
+        try:
+            out.append(c.recv(timeout=0.05))
+        except TimeoutError:
+            return out
