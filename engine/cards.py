@@ -7,7 +7,8 @@ send); :class:`Card` is the value object for people and tests that want one.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 RANKS = "6789TJQKA"
 SUITS = "SCDH"  # ♠ ♣ ♦ ♥ — also the display order of a sorted hand
@@ -22,7 +23,7 @@ class Card(NamedTuple):
     suit: str
 
     @classmethod
-    def parse(cls, code: str) -> "Card":
+    def parse(cls, code: str) -> Card:
         if not is_card(code):
             raise ValueError(f"not a card code: {code!r} (rank of {RANKS} + suit of {SUITS})")
         return cls(code[0], code[1])

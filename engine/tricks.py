@@ -6,7 +6,7 @@ a card code to the strength of its rank (see :func:`engine.cards.card_strengths`
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def cards_of_suit(hand: Sequence[str], suit: str) -> list[str]:
