@@ -64,10 +64,15 @@ const enc = encodeURIComponent;
 
 export const api = {
   variants: () => req('GET', '/variants'),
-  createRoom: (variant, seats, options) => req('POST', '/rooms', { variant, seats, options, take_seat: true }),
+  createRoom: (variant, seats, options, takeoverSeconds) => req('POST', '/rooms', {
+    variant, seats, options, take_seat: true, takeover_seconds: takeoverSeconds ?? undefined }),
   room: (code) => req('GET', `/rooms/${enc(code)}`),
   takeSeat: (code, seat) => req('POST', `/rooms/${enc(code)}/seats/${seat}`),
   leaveSeat: (code, seat) => req('DELETE', `/rooms/${enc(code)}/seats/${seat}`),
+  bots: () => req('GET', '/bots'),
+  seatBot: (code, seat, level) => req('POST', `/rooms/${enc(code)}/seats/${seat}/bot`, { level }),
+  removeBot: (code, seat) => req('DELETE', `/rooms/${enc(code)}/seats/${seat}/bot`),
+  setTakeover: (code, seconds) => req('PATCH', `/rooms/${enc(code)}`, { takeover_seconds: seconds }),
   start: (code) => req('POST', `/rooms/${enc(code)}/start`),
   rematch: (code) => req('POST', `/rooms/${enc(code)}/rematch`),
   chat: (code) => req('GET', `/rooms/${enc(code)}/chat`),

@@ -1,7 +1,7 @@
 // The client's entry point: header, routing (/, /room/CODE, #/match/ID), the live room.
 
 import { h, clear } from './dom.js';
-import { t, getLang, setLang, languages, onLang } from './i18n.js';
+import { t, getLang, setLang, languages, onLang, botName } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl } from './lobby.js';
@@ -77,6 +77,7 @@ class RoomPage {
     this.chooser = null;
     this.showLast = false;
     this.numChoice = {};
+    this.draft = { levels: {}, takeover: undefined };  // the lobby's unsent choices survive a redraw
     this.wasMine = false;
     this.socket = null;
     this.chat = new ChatBox((text) => this.socket && this.socket.chat(text));
@@ -123,7 +124,7 @@ class RoomPage {
         if (this.welcome) api.chat(this.code).then((msgs) => this.chat.reset(msgs)).catch(() => {});  // back after a drop
         this.welcome = msg;
         break;
-      case 'room': this.room = msg.room; this.draw(); break;
+      case 'room': this.room = msg.room; this.presence = null; this.draw(); break;
       case 'presence': this.presence = msg; this.draw(); break;
       case 'view':
         this.view = msg.view;
@@ -143,7 +144,14 @@ class RoomPage {
 
   name(seat) {
     const s = this.room && this.room.seats.find((x) => x.seat === seat);
+    if (s && s.is_bot) return botName(s.level || 'basic');
     return (s && s.name) || `#${seat + 1}`;
+  }
+
+  // The seat as the latest presence (else room) message has it: is_bot, level, takeover ...
+  seatInfo(seat) {
+    const list = (this.presence && this.presence.seats) || (this.room && this.room.seats) || [];
+    return list.find((x) => x.seat === seat) || null;
   }
 
   connected(seat) {
@@ -185,6 +193,10 @@ class RoomPage {
       seat: (n, take) => this.roomCall(() => (take ? api.takeSeat(this.code, n) : api.leaveSeat(this.code, n))),
       start: () => this.roomCall(() => api.start(this.code)),
       rematch: () => this.roomCall(() => api.rematch(this.code)),
+      addBot: (n, level) => this.roomCall(() => api.seatBot(this.code, n, level)),
+      removeBot: (n) => this.roomCall(() => api.removeBot(this.code, n)),
+      setTakeover: (secs) => this.roomCall(() => api.setTakeover(this.code, secs)),
+      seatInfo: (s) => this.seatInfo(s), draft: this.draft,
       act: (a) => this.act(a), busy: this.busy, version: this.socket ? this.socket.version : null, chooser: this.chooser, numChoice: this.numChoice,
       choose: (card) => { this.chooser = card; this.draw(); },
       showLast: this.showLast, toggleLast: () => { this.showLast = !this.showLast; this.draw(); },

@@ -4,6 +4,10 @@ const LANGS = ['ru', 'pl', 'en'];
 const KEY = 'kozyr.lang';
 
 const en = {
+  bot: 'bot', bot_name: 'Bot ({level})', bot_levels: { random: 'random', basic: 'basic', strong: 'strong' },
+  add_bot: 'Add a bot', remove_bot: 'Remove the bot', bot_level: 'Bot level',
+  takeover_seconds: 'A bot plays for a player who waits longer than (seconds; 0 = off)',
+  takeover_short: 'Bot takeover after (s, 0 = off)', takeover: 'bot plays for them', set: 'Set',
   lobby: 'Lobby', language: 'Language', sound: 'Sound', offline: 'offline', online: 'online',
   connecting: 'connecting…', your_turn: 'Your turn', your_turn_title: '▶ Your turn — Kozyr',
   name: 'Your name', save: 'Save', hello: 'Hello, {name}', change_name: 'Change name',
@@ -58,6 +62,10 @@ const en = {
 };
 
 const ru = {
+  bot: 'бот', bot_name: 'Бот ({level})', bot_levels: { random: 'случайный', basic: 'простой', strong: 'сильный' },
+  add_bot: 'Посадить бота', remove_bot: 'Убрать бота', bot_level: 'Уровень бота',
+  takeover_seconds: 'Бот ходит за игрока, который думает дольше (секунд; 0 — нет)',
+  takeover_short: 'Бот подменяет через (с, 0 — нет)', takeover: 'за него играет бот', set: 'Задать',
   lobby: 'Лобби', language: 'Язык', sound: 'Звук', offline: 'нет связи', online: 'в сети',
   connecting: 'соединение…', your_turn: 'Ваш ход', your_turn_title: '▶ Ваш ход — Козырь',
   name: 'Ваше имя', save: 'Сохранить', hello: 'Привет, {name}', change_name: 'Сменить имя',
@@ -114,6 +122,10 @@ const ru = {
 };
 
 const pl = {
+  bot: 'bot', bot_name: 'Bot ({level})', bot_levels: { random: 'losowy', basic: 'podstawowy', strong: 'mocny' },
+  add_bot: 'Dodaj bota', remove_bot: 'Usuń bota', bot_level: 'Poziom bota',
+  takeover_seconds: 'Bot gra za gracza, który myśli dłużej niż (sekund; 0 = nigdy)',
+  takeover_short: 'Bot zastępuje po (s, 0 = nigdy)', takeover: 'gra za niego bot', set: 'Ustaw',
   lobby: 'Poczekalnia', language: 'Język', sound: 'Dźwięk', offline: 'offline', online: 'online',
   connecting: 'łączenie…', your_turn: 'Twój ruch', your_turn_title: '▶ Twój ruch — Kozyr',
   name: 'Twoje imię', save: 'Zapisz', hello: 'Cześć, {name}', change_name: 'Zmień imię',
@@ -225,6 +237,13 @@ export function titleName(title, variant) {
   if (!title) return '';
   if (title === 'peasant' && variant === 'krol-pl') return t('titles_pl.peasant');
   return t('titles.' + title);
+}
+
+export const BOT_LEVELS = ['random', 'basic', 'strong'];
+
+// 'Bot (basic)' in the reader's language.
+export function botName(level) {
+  return t('bot_name', { level: t('bot_levels.' + level) });
 }
 
 export function variantName(id, fallback) {

@@ -1,7 +1,7 @@
 // The home page (name, new room with house rules, my matches) and the room's lobby (seats).
 
 import { h, clear } from './dom.js';
-import { t, variantName, cardText } from './i18n.js';
+import { t, variantName, cardText, botName, BOT_LEVELS } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 
 const OPTION_LABELS = {
@@ -95,6 +95,55 @@ function nameForm(onSaved) {
   return form;
 }
 
+// Seconds after which a bot plays for a player who does not act (0: never).
+function takeoverInput(value) {
+  return h('input', { type: 'number', name: 'takeover_seconds', min: 0, max: 86400, step: 1, value, placeholder: '0' });
+}
+
+// A seat's person or bot: the name (a bot's in the reader's language) and its badges.
+function seatWho(s, room, who) {
+  if (s.player === null) return [h('span', { class: 'muted', text: t('empty_seat') })];
+  if (s.is_bot) {
+    return [h('span', { class: 'badge bot', text: t('bot') }),
+      h('span', { class: 'pname bot-name', 'data-level': s.level || '', text: botName(s.level || 'basic') })];
+  }
+  return [h('span', { class: 'pname', text: s.name }),
+    s.player === room.host.id ? h('span', { class: 'badge', text: t('host') }) : null,
+    who && s.player === who.id ? h('span', { class: 'badge', text: t('you') }) : null,
+    s.takeover ? h('span', { class: 'badge takeover', text: t('takeover') }) : null];
+}
+
+// The host's controls for one seat between matches: a bot with a level in an empty seat, or away with it.
+function botControls(s, ctx) {
+  if (s.is_bot) {
+    return h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'remove-bot', 'data-seat': s.seat,
+      onclick: () => ctx.removeBot(s.seat) }, t('remove_bot'));
+  }
+  if (s.player !== null) return null;
+  const chosen = ctx.draft.levels[s.seat] || 'basic';
+  const level = h('select', { class: 'bot-level', 'data-role': 'bot-level', 'data-seat': s.seat, 'aria-label': t('bot_level'),
+    onchange: () => { ctx.draft.levels[s.seat] = level.value; } },
+  BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === chosen, text: t('bot_levels.' + lv) })));
+  return h('span', { class: 'add-bot' }, level,
+    h('button', { type: 'button', class: 'btn small', 'data-role': 'add-bot', 'data-seat': s.seat,
+      onclick: () => ctx.addBot(s.seat, level.value) }, t('add_bot')));
+}
+
+function takeoverForm(room, ctx) {
+  const current = String(room.takeover_seconds || 0);
+  const input = takeoverInput(ctx.draft.takeover ?? current);
+  input.addEventListener('input', () => { ctx.draft.takeover = input.value; });
+  const form = h('form', { class: 'takeover-form', 'data-role': 'takeover-form' },
+    h('label', null, t('takeover_short'), ' ', input),
+    h('button', { type: 'submit', class: 'btn small', text: t('set') }));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    ctx.draft.takeover = undefined;
+    ctx.setTakeover(input.value.trim() === '' ? 0 : Number(input.value));
+  });
+  return form;
+}
+
 export function renderNameGate(root, onSaved) {
   clear(root).append(h('section', { class: 'panel narrow' }, h('h1', { text: 'Kozyr' }), nameForm(onSaved)));
 }
@@ -131,6 +180,7 @@ export async function renderHome(root, ctx) {
     inputs = (v.options || []).map((o) => [o, optionInput(o)]).filter(([, x]) => x);
     clear(optBox).append(inputs.length ? h('h3', { text: t('house_rules') }) : '', h('div', { class: 'option-list' }, inputs.map(([, x]) => x.el)));
   };
+  const takeover = takeoverInput('');
   famSel.addEventListener('change', fillVariants);
   varSel.addEventListener('change', fillVariant);
   const form = h('form', { class: 'create-room', 'data-role': 'create-room' },
@@ -139,13 +189,15 @@ export async function renderHome(root, ctx) {
       h('label', { class: 'field' }, t('variant'), varSel),
       h('label', { class: 'field' }, t('seats_n'), seatSel)),
     optBox,
+    h('label', { class: 'field takeover' }, t('takeover_seconds'), takeover),
     h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const options = {};
     for (const [o, x] of inputs) options[o.name] = x.value();
     try {
-      const room = await api.createRoom(varSel.value, Number(seatSel.value), options);
+      const secs = takeover.value.trim() === '' ? undefined : Number(takeover.value);
+      const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs);
       ctx.navigate(room.invite_path);
     } catch (ex) {
       err.textContent = ex.message;
@@ -188,14 +240,13 @@ export function roomLobbyEl(room, ctx) {
   const seats = h('ul', { class: 'seat-list' }, room.seats.map((s) => h('li', { class: `seat-row${s.player === (who && who.id) ? ' mine' : ''}`, 'data-seat': s.seat },
     h('span', { class: 'seat-no', text: `${t('seat')} ${s.seat + 1}` }),
     h('span', { class: `dot ${s.connected ? 'on' : 'off'}` }),
-    s.player === null ? h('span', { class: 'muted', text: t('empty_seat') }) : h('span', { class: 'pname', text: s.name }),
-    s.player !== null && s.player === room.host.id ? h('span', { class: 'badge', text: t('host') }) : null,
-    s.player !== null && who && s.player === who.id ? h('span', { class: 'badge', text: t('you') }) : null,
+    seatWho(s, room, who),
     room.status !== 'playing' && s.player === null && !mySeat
       ? h('button', { type: 'button', class: 'btn primary small', 'data-role': 'take-seat', 'data-seat': s.seat,
         onclick: () => ctx.seat(s.seat, true) }, t('take_seat')) : null,
     room.status !== 'playing' && who && s.player === who.id
-      ? h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'leave-seat', onclick: () => ctx.seat(s.seat, false) }, t('leave_seat')) : null)));
+      ? h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'leave-seat', onclick: () => ctx.seat(s.seat, false) }, t('leave_seat')) : null,
+    room.status !== 'playing' && isHost ? botControls(s, ctx) : null)));
   const actions = h('div', { class: 'lobby-actions' });
   if (room.status === 'waiting') {
     if (isHost) {
@@ -212,6 +263,8 @@ export function roomLobbyEl(room, ctx) {
     h('h1', null, variantName(room.variant, room.variant_name), ' ', h('small', { class: 'muted', text: `${t('room')} ${room.code}` })),
     h('div', { class: 'invite' }, h('span', { text: t('invite') + ': ' }), linkEl, copyBtn),
     seats,
+    isHost ? takeoverForm(room, ctx)
+      : (room.takeover_seconds ? h('p', { class: 'muted small', text: `${t('takeover_short')}: ${room.takeover_seconds}` }) : null),
     opts.length ? h('ul', { class: 'room-options muted small' },
       opts.map(([k, v]) => h('li', null, h('span', { text: `${optionLabel({ name: k })}: ` }), h('b', { text: optionValue(v) })))) : null,
     actions);

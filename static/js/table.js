@@ -51,16 +51,19 @@ function seatBox(view, seat, ctx, pos) {
   const active = !view.active || view.active.includes(seat);
   const title = view.titles && view.titles[seat];
   const count = (view.hand_sizes || [])[seat] ?? 0;
+  const info = (ctx.seatInfo && ctx.seatInfo(seat)) || {};
   const fan = pos === 'bottom' ? null : h('div', { class: 'fan' },
     Array.from({ length: Math.min(count, 9) }, () => backEl({ small: true })),
     h('span', { class: 'count', text: String(count) }));
   return h('div', {
-    class: `seat seat-${pos}${toAct ? ' to-act' : ''}${active ? '' : ' inactive'}${seat === view.seat ? ' mine' : ''}`,
+    class: `seat seat-${pos}${toAct ? ' to-act' : ''}${info.takeover ? ' takeover' : ''}${active ? '' : ' inactive'}${seat === view.seat ? ' mine' : ''}`,
     'data-seat': seat,
   },
   h('div', { class: 'seat-head' },
     h('span', { class: `dot ${ctx.connected(seat) ? 'on' : 'off'}`, title: ctx.connected(seat) ? t('online') : t('offline') }),
+    info.is_bot ? h('span', { class: 'badge bot', text: t('bot') }) : null,
     h('span', { class: 'pname', text: ctx.name(seat) }),
+    info.takeover && !info.is_bot ? h('span', { class: 'badge takeover', 'data-role': 'takeover', text: t('takeover') }) : null,
     title ? h('span', { class: `badge t-${title}`, text: titleName(title, view.variant) }) : null,
     isDealer ? h('span', { class: 'chip', title: t('dealer'), text: 'D' }) : null,
     toAct ? h('span', { class: 'turn-arrow', 'aria-label': t('your_turn'), text: '◂' }) : null),

@@ -209,6 +209,7 @@ def drive(base: str, code: str, tokens: list[str], stop, seed: int = 7) -> tuple
     def read_until_view(i: int) -> None:
         while True:
             msg = json.loads(socks[i].recv(timeout=10))
+            assert msg["type"] != "error", f"seat {i}: {msg}"  # e.g. rate_limited: fail at once, not after 10 s
             if msg["type"] == "view":
                 views[i] = msg
                 return

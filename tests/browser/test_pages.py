@@ -157,8 +157,8 @@ def test_match_over_then_rematch(server, new_page):
     tokens = [json.loads(p.evaluate("localStorage.getItem('kozyr.player')"))["token"] for p in [host, *guests]]
     finish_match(server, code, tokens)
     # everyone sees the end, the winners and a way to the history; the host offers a rematch
-    for p in (host, *guests):
-        p.locator("[data-role=match-over]").wait_for()
+    for p in (host, *guests):  # each page draws every view of the match first: allow for a busy machine
+        p.locator("[data-role=match-over]").wait_for(timeout=60000)
         p.locator(".lobby a[href^='#/match/']").wait_for()
     host.locator("[data-role=rematch]").click()
     for p in (host, *guests):

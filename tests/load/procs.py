@@ -121,3 +121,26 @@ class Seat:
 def person_like(legal: list[str], rng) -> str:
     """Pass often when bidding (keeps matches of random play short), else any legal move."""
     return "pass" if "pass" in legal and rng.random() < 0.6 else rng.choice(legal)
+
+
+def run_async(coro_factory):
+    """Run ``coro_factory()`` to completion on a fresh event loop in its own
+    thread: the sync Playwright fixtures of the browser tests keep an event
+    loop running on the main thread for the whole session."""
+    import asyncio
+    import threading
+
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro_factory())
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+
+    t = threading.Thread(target=target, name="load-test-loop")
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

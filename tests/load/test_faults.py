@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from .procs import ServerProc, new_table, person_like
+from .procs import ServerProc, new_table, person_like, run_async
 
 ROOMS, VARIANT, SEATS, OPTIONS = 20, "thousand-1001", 4, {"goal": 1001}  # long matches: none ends
 
@@ -89,7 +89,7 @@ def test_sigkill_under_load_loses_no_acked_action(tmp_path):
         for n in range(ROOMS):
             code, match_id, players = new_table(server.base, VARIANT, SEATS, OPTIONS, 1000 + n)
             tables.append(Table(code, match_id, players, n))
-        asyncio.run(load_then_kill(server, tables, 6.0))
+        run_async(lambda: load_then_kill(server, tables, 6.0))
         acked = sum(len(t.acked) for t in tables)
         sent = sum(t.sent for t in tables)
         assert acked >= ROOMS * 3, "the load did not get going"
@@ -115,7 +115,7 @@ def test_sigkill_under_load_loses_no_acked_action(tmp_path):
         async def resume() -> list[int]:
             never = asyncio.Event()
             return await asyncio.gather(*(drive(server, t, never, "b", limit=5) for t in tables))
-        resumed = asyncio.run(resume())
+        resumed = run_async(resume)
         assert all(n == 5 for n in resumed), resumed
         print(f"\n{ROOMS} rooms: {sent} actions sent, {acked} acknowledged before the SIGKILL, "
               f"{logged} in the log ({logged - acked} unacknowledged but committed), lost {lost}; "
