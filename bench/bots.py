@@ -1,7 +1,7 @@
 """How much better the bots play than the level below them, duplicate style.
 
     .venv/bin/python bench/bots.py --quick                 # a few minutes
-    .venv/bin/python bench/bots.py                         # the full run, about an hour
+    .venv/bin/python bench/bots.py --jobs 2                # the full run (300 deals / 30 matches a family)
     .venv/bin/python bench/bots.py --variant king-classic --iterations 100 --units 40
 
 Every unit (a deal, or a whole match) is played several times on the same
@@ -14,7 +14,7 @@ seat's result, averaged over the seats of a unit, then over the units:
   spread over the match's deals; Тысяча: its first 6): the deals before it are played by basic bots, so every contract of Кинг and the
   scores of Тысяча occur; the unit's deal has the same cards in every run.
 * Король / Król: R-4 points (King 3, Prince 2, Soldier 1) per whole match
-  (--quick plays one reign after the crowning, the full run the default 3).
+  (one reign after the crowning unless --reigns says otherwise).
 
 Each mean is shown with its 95% confidence interval (normal approximation
 over units), with the strong bot's mean and 99th-percentile time per search
@@ -154,11 +154,12 @@ def main() -> None:
         args.reigns = 1 if args.reigns is None else args.reigns
         if args.iterations is None and args.ms is None:
             args.iterations = 30
-    else:
-        args.units = args.units or 30
-        args.matches = args.matches or 6
+    else:  # the issue's full run: at least 300 deals or 30 matches per family
+        args.units = args.units or 100
+        args.matches = args.matches or 15
+        args.reigns = 1 if args.reigns is None else args.reigns
         if args.iterations is None and args.ms is None:
-            args.iterations = 100
+            args.iterations = 60
     ids = args.variant or VARIANTS
     print(f"# {' '.join([Path(sys.executable).name, *sys.argv])}")
     budget = f"iterations={args.iterations}" + (f" ms={args.ms}" if args.ms else "")
