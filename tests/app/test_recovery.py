@@ -6,103 +6,18 @@ same player tokens over real websockets (the ``websockets`` client)."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import httpx
 import pytest
-from websockets.sync.client import connect as ws_connect
 
 from engine import VARIANTS, find_variant
+from tests.load.procs import Seat, new_table
+from tests.load.procs import ServerProc as Server
 
 from .helpers import short_options
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not VARIANTS, reason="no variant registered yet")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``python -m app.cli serve`` on a free port."""
-
-    def __init__(self, database_url: str, log_path: Path) -> None:
-        self.port = free_port()
-        self.database_url = database_url
-        self.log_path = log_path
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        env = dict(os.environ, DATABASE_URL=self.database_url, KOZYR_ALLOW_FIXED_SEED="1",
-                   KOZYR_LOG_LEVEL="WARNING", KOZYR_MESSAGES_PER_SECOND="10000")
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
-                                     cwd=ROOT, env=env, stdout=log, stderr=log)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not start")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-class Seat:
-    def __init__(self, server: Server, code: str, token: str, seat: int) -> None:
-        self.seat = seat
-        self.ws = ws_connect(f"ws://127.0.0.1:{server.port}/api/rooms/{code}/ws?token={token}",
-                             open_timeout=10, legacy=True)
-        self.view: dict | None = None
-
-    def recv(self, timeout: float = 10) -> dict:
-        msg = json.loads(self.ws.recv(timeout=timeout))
-        assert isinstance(msg["version"], int)
-        if msg["type"] == "view":
-            self.view = msg
-        return msg
-
-    def until(self, pred, timeout: float = 10) -> dict:
-        while True:
-            msg = self.recv(timeout)
-            if pred(msg):
-                return msg
-
-    def close(self) -> None:
-        try:
-            self.ws.close()
-        except Exception:
-            pass
 
 
 def play(seats: list[Seat], rng: random.Random, count: int | None, acked: list) -> None:
@@ -140,17 +55,8 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path, request, backend):
     server.start()
     seats: list[Seat] = []
     try:
-        players = [httpx.post(server.base + "/api/players", json={"name": f"Игрок {i}"}).json()
-                   for i in range(n)]
-        hdr = [{"Authorization": f"Bearer {p['token']}"} for p in players]
-        room = httpx.post(server.base + "/api/rooms", headers=hdr[0],
-                          json={"variant": variant_id, "options": short_options(variant_id)}).json()
-        code = room["code"]
-        for i in range(1, n):
-            assert httpx.post(f"{server.base}/api/rooms/{code}/seats/{i}", headers=hdr[i]).status_code == 200
-        r = httpx.post(f"{server.base}/api/rooms/{code}/start", headers=hdr[0], json={"seed": 4242})
-        match_id = r.json()["match"]["id"]
-        seats = [Seat(server, code, p["token"], i) for i, p in enumerate(players)]
+        code, match_id, players = new_table(server.base, variant_id, n, short_options(variant_id), 4242)
+        seats = [Seat(server.ws_url(code, p["token"]), i) for i, p in enumerate(players)]
         for s in seats:
             s.until(lambda m: m["type"] == "view")
         acked: list[tuple[int, str]] = []
@@ -169,7 +75,7 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path, request, backend):
         assert detail["version"] in (len(acked), len(acked) + 1)
         if detail["version"] == len(acked) + 1:
             acked.append((s.seat, in_flight))
-        seats = [Seat(server, code, p["token"], i) for i, p in enumerate(players)]
+        seats = [Seat(server.ws_url(code, p["token"]), i) for i, p in enumerate(players)]
         for s in seats:
             welcome = s.until(lambda m: m["type"] == "welcome")
             assert welcome["seat"] == s.seat and welcome["version"] == len(acked)
