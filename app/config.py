@@ -20,6 +20,9 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(None, validation_alias=AliasChoices("REDIS_URL", "KOZYR_REDIS_URL"))
     host: str = "127.0.0.1"
     port: int = 8000
+    # permessage-deflate: smaller frames, more CPU per message; off by default
+    # (views are a few KiB, and CPU is what limits how many rooms a process serves)
+    ws_deflate: bool = False
     public_url: str = ""  # base of invite links; empty: taken from the request
     log_level: str = "INFO"
     run_migrations: bool = True
