@@ -18,12 +18,17 @@ from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerWithToken
 router = APIRouter(prefix="/api/players", tags=["players"])
 
 
-@router.post("", response_model=PlayerWithToken, status_code=201)
-async def create_player(body: PlayerCreate, kozyr: KozyrDep) -> dict:
+def valid_name(body: PlayerCreate, kozyr) -> str:
+    """The trimmed display name, or 422 ``invalid_name``."""
     try:
-        name = clean_name(body.name, kozyr.settings.max_name_length)
+        return clean_name(body.name, kozyr.settings.max_name_length)
     except ValueError as e:
         raise Invalid(str(e), code="invalid_name") from None
+
+
+@router.post("", response_model=PlayerWithToken, status_code=201)
+async def create_player(body: PlayerCreate, kozyr: KozyrDep) -> dict:
+    name = valid_name(body, kozyr)
 
     def work() -> dict:
         with kozyr.db.write() as s:
@@ -39,10 +44,7 @@ async def me(player: PlayerDep) -> dict:
 
 @router.patch("/me", response_model=PlayerPublic)
 async def rename(body: PlayerCreate, player: PlayerDep, kozyr: KozyrDep) -> dict:
-    try:
-        name = clean_name(body.name, kozyr.settings.max_name_length)
-    except ValueError as e:
-        raise Invalid(str(e), code="invalid_name") from None
+    name = valid_name(body, kozyr)
 
     def work() -> dict:
         with kozyr.db.write() as s:
