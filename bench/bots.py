@@ -1,7 +1,7 @@
 """How much better the bots play than the level below them, duplicate style.
 
     .venv/bin/python bench/bots.py --quick                 # a few minutes
-    .venv/bin/python bench/bots.py --jobs 2                # the full run (300 deals / 30 matches a family)
+    .venv/bin/python bench/bots.py --jobs 2                # the full run (under half an hour on 2 quiet cores)
     .venv/bin/python bench/bots.py --variant king-classic --iterations 100 --units 40
 
 Every unit (a deal, or a whole match) is played several times on the same
@@ -16,11 +16,17 @@ seat's result, averaged over the seats of a unit, then over the units:
 * Король / Król: R-4 points (King 3, Prince 2, Soldier 1) per whole match
   (one reign after the crowning unless --reigns says otherwise).
 
+The full run plays 200 deals of each Тысяча variant (its scores swing by whole
+contracts), 100 of each Кинг variant, 30 matches of Король and 50 of Król
+(whose gain per match is the smallest), at 60 iterations a decision (see
+``DEFAULTS``): 600 deals, 300 deals and 80 matches a family.
+
 Each mean is shown with its 95% confidence interval (normal approximation
 over units), with the strong bot's mean and 99th-percentile time per search
 decision (decisions with one legal action are not searched and not counted),
 as CPU time of the process and as wall-clock time (the two differ when the
-machine is shared).
+machine is shared).  ``cpu s`` is the CPU time all units of a variant took:
+divided by ``--jobs`` it is about the wall time on a quiet machine.
 """
 
 from __future__ import annotations
@@ -42,6 +48,12 @@ from engine.bots import HeuristicBot, RandomBot, SearchBot  # noqa: E402
 from engine.bots.search import TITLE_POINTS  # noqa: E402
 
 UNIT_CAP = 200_000  # actions; a unit that never ends is a bug
+#: Units per variant: deals for Тысяча and Кинг, matches for Король / Król.
+#: Тысяча's scores swing by whole contracts, so it needs more deals than Кинг.
+DEFAULTS = {"quick": {"thousand": 6, "king": 6, "korol": 2},
+            "full": {"thousand": 200, "king": 100, "korol": 30,
+                     "krol-pl": 50}}  # Król's gain per match is the smallest
+FULL_ITERATIONS = 60
 
 
 def seats_for(variant_id: str) -> int:
@@ -79,6 +91,7 @@ def standings(match) -> list[int]:
 def unit(job) -> dict:
     """One unit: the all-basic run, then strong and random in each seat."""
     variant_id, u, args = job
+    cpu0 = time.process_time()
     variant = find_variant(variant_id)
     n = seats_for(variant_id)
     base_seed = args.seed + 1000 * u
@@ -91,7 +104,7 @@ def unit(job) -> dict:
         start = variant.new_match(n, seed=base_seed)
         deals = start.view(0).get("deals_total") or 6
         deals = min(deals, args.prefix_deals)
-        count = args.units
+        count = units_for(variant_id, args)
         prefix = u * deals // count if count < deals else u % deals  # deals before the unit's
         run(start, [HeuristicBot(base_seed + s) for s in range(n)], prefix, [])
         rows = len(start.scoresheet()) + 1
@@ -113,7 +126,15 @@ def unit(job) -> dict:
         strong_gain.append(with_strong[s] - basic[s])
         basic_gain.append(basic[s] - with_random[s])
     return {"strong": statistics.fmean(strong_gain), "basic": statistics.fmean(basic_gain),
-            "times": times}
+            "times": times, "cpu": time.process_time() - cpu0}
+
+
+def units_for(variant_id: str, args) -> int:
+    """Units of a variant: ``--units`` / ``--matches`` when given, else the run's default."""
+    family = find_variant(variant_id).family
+    given = args.matches if family == "korol" else args.units
+    table = DEFAULTS[args.mode]
+    return given or table.get(variant_id) or table[family]
 
 
 def ci(xs: list[float]) -> str:
@@ -140,26 +161,20 @@ def main() -> None:
     ap.add_argument("--variant", action="append", help="only these variants")
     ap.add_argument("--iterations", type=int, help="strong bot: rollouts per decision")
     ap.add_argument("--ms", type=float, help="strong bot: milliseconds per decision")
-    ap.add_argument("--units", type=int, help="deals (Тысяча, Кинг) per variant")
-    ap.add_argument("--matches", type=int, help="matches (Король / Król) per variant")
+    ap.add_argument("--units", type=int, help="deals (Тысяча, Кинг) per variant "
+                    "(full run: Тысяча 200, Кинг 100)")
+    ap.add_argument("--matches", type=int, help="matches (Король / Król) per variant "
+                    "(full run: Король 30, Król 50)")
     ap.add_argument("--reigns", type=int, help="Король / Król option `reigns` (R-4)")
     ap.add_argument("--prefix-deals", type=int, default=40,
                     help="units are spread over the first this many deals of a match")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="processes (the machine is shared)")
     args = ap.parse_args()
-    if args.quick:
-        args.units = args.units or 6
-        args.matches = args.matches or 2
-        args.reigns = 1 if args.reigns is None else args.reigns
-        if args.iterations is None and args.ms is None:
-            args.iterations = 30
-    else:  # the issue's full run: at least 300 deals or 30 matches per family
-        args.units = args.units or 100
-        args.matches = args.matches or 15
-        args.reigns = 1 if args.reigns is None else args.reigns
-        if args.iterations is None and args.ms is None:
-            args.iterations = 60
+    args.mode = "quick" if args.quick else "full"
+    args.reigns = 1 if args.reigns is None else args.reigns
+    if args.iterations is None and args.ms is None:
+        args.iterations = 30 if args.quick else FULL_ITERATIONS
     ids = args.variant or VARIANTS
     print(f"# {' '.join([Path(sys.executable).name, *sys.argv])}")
     budget = f"iterations={args.iterations}" + (f" ms={args.ms}" if args.ms else "")
@@ -168,10 +183,10 @@ def main() -> None:
     print("# units: Тысяча/Кинг points per deal; Король/Król R-4 points per match; "
           "± = 95% CI over units")
     print(f"{'variant':<17} {'units':>5} {'strong - basic':>16} {'basic - random':>16} "
-          f"{'cpu ms mean/p99':>16} {'wall ms mean/p99':>16} {'decisions':>9} {'wall s':>7}")
+          f"{'cpu ms mean/p99':>16} {'wall ms mean/p99':>16} {'decisions':>9} {'wall s':>7} "
+          f"{'cpu s':>7}")
     for vid in ids:
-        family = find_variant(vid).family
-        count = args.matches if family == "korol" else args.units
+        count = units_for(vid, args)
         jobs = [(vid, u, args) for u in range(count)]
         t0 = time.perf_counter()
         if args.jobs > 1:
@@ -183,7 +198,8 @@ def main() -> None:
         wall = sorted(t[1] for o in out for t in o["times"])
         print(f"{vid:<17} {count:>5} {ci([o['strong'] for o in out]):>16} "
               f"{ci([o['basic'] for o in out]):>16} {ms(cpu):>16} {ms(wall):>16} "
-              f"{len(cpu):>9} {time.perf_counter() - t0:>7.0f}", flush=True)
+              f"{len(cpu):>9} {time.perf_counter() - t0:>7.0f} "
+              f"{sum(o['cpu'] for o in out):>7.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -306,6 +306,7 @@ class Match:
     # Families set these.
     strength: dict[str, int] = {}
     deck: list[str] = []
+    _view_sets_log = False  # True: the family's _view_extra writes the view's "log" itself
 
     def __init__(self, variant: Variant, seats: int, seed: int, options: dict,
                  first_dealer: int | None, preset_deals: list[dict]) -> None:
@@ -409,6 +410,30 @@ class Match:
             "legal": [] if seat is None else self.legal_actions(seat),
             "options": plain_copy(self.options),
             "result": plain_copy(self._result),
+        }
+        self._view_extra(seat, v)
+        return v
+
+    def bot_view(self, seat: int) -> dict:
+        """The part of ``view(seat)`` the rule-of-thumb bots read, built without
+        copying the public tables (scoresheet, last deal, last trick, result,
+        options): the search bots build one for every step of every play-out.
+        Every key but ``rows`` (how many scoresheet rows there are) holds what
+        ``view(seat)`` holds; nothing hidden from ``seat`` is in it."""
+        v: dict[str, Any] = {
+            "variant": self.variant.id,
+            "seats": self.seats,
+            "seat": seat,
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "hand": self._sorted(self._hand(seat)),
+            "hand_sizes": [len(self._hand(s)) for s in range(self.seats)],
+            "trick": [],
+            "trump": None,
+            "face_up": [],
+            "rows": len(self._scoresheet),
+            "log": [] if self._view_sets_log else [[e.seat, e.as_seen_by(seat)] for e in self.log],
+            "legal": self.legal_actions(seat),
         }
         self._view_extra(seat, v)
         return v

@@ -78,7 +78,7 @@ def candidates(view: dict, best: str, limit: int = 8) -> list[str]:
         steps = [a for a in legal if kind(a) in ("bid", "contract")]
         out += [a for a in legal if kind(a) == "pass"] + steps[:3]
     elif module is not None and kinds & {"give", "discard", "swap", "take"}:
-        cards = sorted({card_of(a) for a in legal if ":" in a},  # give the worst, take the best
+        cards = sorted(dict.fromkeys(card_of(a) for a in legal if ":" in a),  # give the worst, take the best
                        key=lambda c: module.keep_value(k, c), reverse="take" in kinds)
         wanted = set(cards[:max(2, limit // 2)])
         out += [a for a in legal if ":" in a and card_of(a) in wanted]

@@ -55,7 +55,7 @@ def decide(k: Knowledge, rng: random.Random) -> str | None:
         return "take:top" if "take:top" in legal else next(a for a in legal if kind(a) == "take")
     if "give" in kinds:
         gives = [a for a in legal if kind(a) == "give"]
-        card = min({card_of(a) for a in gives}, key=lambda c: keep_value(k, c))
+        card = min(dict.fromkeys(card_of(a) for a in gives), key=lambda c: keep_value(k, c))
         return next(a for a in gives if card_of(a) == card)
     if "discard" in kinds:
         return "discard:" + _discard(k, [card_of(a) for a in legal if kind(a) == "discard"])

@@ -12,8 +12,10 @@ The seat's result of a deal: Тысяча and Кинг, its score in the deal's 
 Король / Król, the title the deal brought it (R-4 points) or, with the round
 still open, the title its tally ranks it for.
 
-Budget: ``iterations`` rollouts per decision, or ``ms`` milliseconds,
-whichever ends first; at least one sample per candidate.  Samples go round
+Budget: ``iterations`` rollouts per decision (``CALL_WEIGHT`` times as many
+for a bid, a contract, the talon, an order or any other decision that is not
+a card played), or ``ms`` milliseconds, whichever ends first; at least one
+sample per candidate.  Samples go round
 the candidates that are still in the race: after a few samples a candidate
 clearly worse than the leader on the same samples (paired difference more
 than two standard errors below zero) drops out, and the search stops early
@@ -30,6 +32,11 @@ from .base import Bot, Determinize, family_of
 from .heuristic import HeuristicBot, candidates
 
 TITLE_POINTS = {"king": 3, "prince": 2, "soldier": 1, "peasant": 0}  # rule R-4
+#: Iterations are multiplied by this for decisions other than playing a card
+#: (bids, contracts, the talon, orders, trumps, swaps, strikes): they are few
+#: and they weigh the most.  The ``ms`` budget stays the hard cap.
+CALL_WEIGHT = 2
+_CARD_KINDS = frozenset({"play", "marriage"})
 ROLLOUT_LIMIT = 2000  # actions; a deal is far shorter
 
 
@@ -72,6 +79,9 @@ class SearchBot(Bot):
         family = family_of(view)
         start = time.perf_counter()
         deadline = None if self.ms is None else start + self.ms / 1000
+        budget = self.iterations
+        if budget is not None and any(a.split(":", 1)[0] not in _CARD_KINDS for a in cands):
+            budget *= CALL_WEIGHT
         values: dict[str, list[float]] = {a: [] for a in cands}
         alive = list(cands)
         used = 0
@@ -83,7 +93,7 @@ class SearchBot(Bot):
                 values[a].append(self._rollout(sample, seat, a, family, random.Random(play_seed)))
             used += len(alive)
             alive = _prune(alive, values)
-            if self.iterations is not None and used + len(alive) > self.iterations:
+            if budget is not None and used + len(alive) > budget:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -109,8 +119,8 @@ class SearchBot(Bot):
             if len(legal) == 1:
                 m.apply_unchecked(s, legal[0])
                 continue
-            v = m.view(s)
-            if len(v["scoresheet"]) > rows0:
+            v = m.bot_view(s)
+            if v["rows"] > rows0:
                 break
             m.apply_unchecked(s, policy.choose(v, rng))
         return evaluate(m, seat, family, rows0, roles0)

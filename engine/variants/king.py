@@ -76,6 +76,8 @@ WHY_TRUMP_LEAD = "only the trump chooser may lead a trump while holding other su
 _SHARED = frozenset({"variant", "deck", "strength", "preset_deals", "options", "choices", "left",
                      "penalty_cards", "last_trick", "last_deal", "_result"})
 _APPEND_ONLY = frozenset({"actions", "log", "_scoresheet", "_history", "_presets_left"})
+_MUTABLE = (list, dict, set)
+_ATOMS = (int, str, bool, float, type(None))
 
 
 class KingMatch(Match):
@@ -409,8 +411,17 @@ class KingMatch(Match):
             elif name == "rng":  # the same generator state, without copying it item by item
                 twin.rng = random.Random()
                 twin.rng.setstate(value.getstate())
-            else:
-                twin.__dict__[name] = copy.deepcopy(value, memo)
+            else:  # the rest is plain data, changed in place at most two levels deep
+                t = type(value)
+                if t is list:
+                    value = [x.copy() if type(x) in _MUTABLE else x for x in value]
+                elif t is dict:
+                    value = {k: x.copy() if type(x) in _MUTABLE else x for k, x in value.items()}
+                elif t is set:
+                    value = set(value)
+                elif t not in _ATOMS:
+                    value = copy.deepcopy(value, memo)
+                twin.__dict__[name] = value
         return twin
 
     def _view_extra(self, seat: int | None, v: dict) -> None:

@@ -21,7 +21,6 @@ deals the rest anew.
 
 from __future__ import annotations
 
-import copy
 import random
 
 from ..cards import SUIT_ORDER, card_strengths, make_deck
@@ -52,6 +51,8 @@ class KorolMatch(Match):
     strength = STRENGTH
     deck = DECK
 
+    _view_sets_log = True  # a reveal for one seat only is left out (see _view_extra)
+
     def __deepcopy__(self, memo: dict) -> KorolMatch:
         """A fast independent copy (``determinize`` is the search bots' hot path).
 
@@ -70,7 +71,8 @@ class KorolMatch(Match):
                 d[key] = set(value)
             else:
                 d[key] = value
-        twin.rng = copy.deepcopy(self.rng)
+        twin.rng = random.Random()  # the same generator state, without copying it item by item
+        twin.rng.setstate(self.rng.getstate())
         return twin
 
     # -- rounds ---------------------------------------------------------------

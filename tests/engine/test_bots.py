@@ -210,3 +210,26 @@ def test_strong_bot_ducks_under_a_trick_in_the_no_tricks_deal_K4():
     bot = SearchBot(3, iterations=60, ms=None)
     assert bot.act(match, 3) in ("play:7S", "play:8S")
     assert HeuristicBot(3).act(match, 3) == "play:8S"  # the highest card that ducks
+
+
+# -- the play-outs' light view ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_bot_view_is_part_of_the_view_and_decides_alike(variant_id):
+    """The search's play-outs read ``bot_view(seat)``: every key but ``rows`` holds
+    what ``view(seat)`` holds (so nothing hidden), and the rule of thumb decides
+    the same from either."""
+    match = find_variant(variant_id).new_match(seats_of(variant_id), seed=4)
+    bots = [HeuristicBot(s) for s in range(match.seats)]
+    for _ in range(300):
+        if match.is_over():
+            break
+        seat = match.to_act()[0]
+        full, light = match.view(seat), match.bot_view(seat)
+        assert light["rows"] == len(full["scoresheet"])
+        assert {k: v for k, v in light.items() if k != "rows"} == {k: full[k] for k in light
+                                                                   if k != "rows"}
+        assert HeuristicBot(9).choose(light, random.Random(1)) == \
+            HeuristicBot(9).choose(full, random.Random(1))
+        match.apply(seat, bots[seat].act(match, seat))
