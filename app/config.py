@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     max_open_rooms: int = 20  # rooms a player may host that have no finished match yet (429)
     hello_timeout: float = 10.0  # seconds to wait for the first message without ?token=
     history_cache: int = 64  # finished matches kept replayed in memory
+    gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector
+    stall_log_ms: float = 50.0  # log event-loop stalls and gc pauses longer than this; 0: never
 
     # Bots (app/rooms/bots.py)
     bots_enabled: bool = True  # the host may seat bots

@@ -8,10 +8,18 @@
     kozyr_errors_total{code}    error messages sent to clients, by code (counter)
     kozyr_slow_clients_total    sockets dropped for not reading (counter)
     kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up
+    kozyr_loop_lag_seconds      how late the event loop ran a timer (histogram): a stall of
+                                the loop delays every room of the process
+    kozyr_gc_pause_seconds{generation}  garbage-collector pauses (histogram)
+
+Stalls longer than ``Settings.stall_log_ms`` are also logged as warnings.
 """
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import logging
 import time
 from typing import TYPE_CHECKING
 
@@ -27,6 +35,7 @@ from prometheus_client import (
 if TYPE_CHECKING:  # pragma: no cover
     from .rooms.service import Kozyr
 
+log = logging.getLogger("kozyr.stall")
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
@@ -50,6 +59,60 @@ class Metrics:
         self.slow_clients = Counter("kozyr_slow_clients", "Sockets dropped for not reading", registry=r)
         self.recovered = Counter("kozyr_matches_recovered",
                                  "Unfinished matches rebuilt from the log at start-up", registry=r)
+
+        self.loop_lag = Histogram("kozyr_loop_lag", "How late the event loop ran a 10 ms timer",
+                                  unit="seconds", buckets=BUCKETS, registry=r)
+        self.gc_pause = Histogram("kozyr_gc_pause", "Garbage-collector pauses", ["generation"],
+                                  unit="seconds", buckets=BUCKETS, registry=r)
+        self._gc_started = 0.0
+        self._watch: asyncio.Task | None = None
+        self.stall_log = kozyr.settings.stall_log_ms / 1000
+        self._stall_logged = 0.0
+        self._stalls = 0
+
+    # -- stalls of the event loop ---------------------------------------------------
+
+    def start_watch(self) -> None:
+        """Measure the loop's lag and the collector's pauses (call in the running loop)."""
+        if self._watch is None:
+            gc.callbacks.append(self._on_gc)
+            self._watch = asyncio.get_running_loop().create_task(self._watch_loop())
+
+    def stop_watch(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+            if self._on_gc in gc.callbacks:
+                gc.callbacks.remove(self._on_gc)
+
+    async def _watch_loop(self, period: float = 0.01) -> None:
+        clock = time.perf_counter
+        while True:
+            start = clock()
+            await asyncio.sleep(period)
+            lag = clock() - start - period
+            self.loop_lag.observe(max(lag, 0.0))
+            if self.stall_log and lag > self.stall_log:
+                self._stalled("event loop stalled", lag)
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._gc_started
+        generation = info.get("generation", 0)
+        self.gc_pause.labels(generation=str(generation)).observe(pause)
+        if self.stall_log and pause > self.stall_log:
+            self._stalled(f"gc generation {generation} paused", pause)
+
+    def _stalled(self, what: str, seconds: float) -> None:
+        """Log a stall, at most one line a second (an overloaded loop stalls often)."""
+        now = time.monotonic()
+        self._stalls += 1
+        if now - self._stall_logged >= 1.0:
+            log.warning("%s %.1f ms (%d stall(s) over %.0f ms since the last line)", what,
+                        seconds * 1000, self._stalls, self.stall_log * 1000)
+            self._stall_logged, self._stalls = now, 0
 
     def action_done(self, received: float) -> None:
         self.actions.inc()

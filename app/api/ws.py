@@ -56,10 +56,11 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     kozyr: Kozyr = ws.app.state.kozyr
     limit = kozyr.settings.max_message_bytes
     await ws.accept()
-    try:
-        await run_in_threadpool(kozyr.get_room, code)
-    except NotFound:
-        return await _refuse(ws, p.UNKNOWN_ROOM, f"no room {code!r}", 4404)
+    if code not in kozyr.hub.rooms and code not in kozyr.room_current:  # rooms are never deleted
+        try:
+            await run_in_threadpool(kozyr.get_room, code)
+        except NotFound:
+            return await _refuse(ws, p.UNKNOWN_ROOM, f"no room {code!r}", 4404)
 
     token = ws.query_params.get("token")
     last_version = ws.query_params.get("last_version")
@@ -128,7 +129,8 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
                "player": player.id, "name": player.name, "seat": conn.seat})
     if live is not None:
         async with live.lock:
-            await kozyr.run(live.catch_up, kozyr.db)
+            if kozyr.fanout is not None:  # other processes may have moved the match on
+                await kozyr.run(live.catch_up, kozyr.db)
             conn.send(kozyr.view_message(live, conn.seat))
         await kozyr.bots.returned(live, conn.seat)  # a reconnect ends a bot's takeover
     else:

@@ -285,7 +285,7 @@ class BotRunner:
             if live.version != version or live.finished or not table.automatic(seat):
                 return  # the match moved on (or the player came back) while it thought
             try:
-                await k.run_write(live.commit, k.db, seat, action, None, version)
+                await k.commit(live, seat, action, None, version)
             except (IllegalAction, Stale) as e:
                 log.warning("match %s: bot action %r of seat %d refused: %s", live.id, action, seat, e)
                 return

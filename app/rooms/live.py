@@ -3,7 +3,11 @@
 An action is applied under the match's lock: (on PostgreSQL the match row is
 locked FOR UPDATE and any actions another process logged are applied first)
 → the engine applies it (an IllegalAction changes nothing) → the action is
-appended to the log and the transaction commits → only then is it acknowledged.
+appended to the log and the transaction commits → only then is it acknowledged
+and are the views sent.  On SQLite the commit is the writer thread's, shared by
+the actions of many rooms (app/db/writer.py); the event loop never waits on it.
+Another process's action arrives as a note with the action (fanout.py) and is
+followed without reading the log when it is the next one.
 A match is rebuilt from seed + options + first dealer / presets + the action
 log (rule C-3) at start-up and whenever memory and database disagree.
 """
@@ -12,7 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NamedTuple
+
+from sqlalchemy.engine import Connection
 
 from engine import IllegalAction, find_variant
 from engine.core import Match as EngineMatch
@@ -34,6 +42,30 @@ class Duplicate(Exception):
 
 class Stale(Exception):
     """The match is no longer at the version the caller expected (a bot thought too long)."""
+
+
+class LoggedAction(NamedTuple):
+    seq: int
+    seat: int
+    action: str
+    client_id: str | None
+
+
+@dataclass(slots=True)
+class Pending:
+    """An action applied in memory, not yet committed: what to write, and the
+    bookkeeping to adopt once it is."""
+
+    seq: int
+    seat: int
+    action: str
+    client_id: str | None
+    saved_scores: int
+    saved_roles: int
+    over: bool
+    scores: list = field(default_factory=list)
+    roles: list = field(default_factory=list)
+    result: dict | None = None
 
 
 class LiveMatch:
@@ -105,28 +137,86 @@ class LiveMatch:
             self.saved_roles = len(self.engine.role_table())
             return True
 
-    # -- the action path (runs in a worker thread, under self.lock) ------------
+    def follow(self, seq: int, seat: int, action: str, client_id: str | None) -> None:
+        """Apply one action that another process committed at ``seq`` (its note)."""
+        self._replay([LoggedAction(seq, seat, action, client_id)])
+        self.finished = self.engine.is_over()
+        self.saved_scores = len(self.engine.scoresheet())
+        self.saved_roles = len(self.engine.role_table())
+
+    # -- the action path (under self.lock) -------------------------------------
+    #
+    # prepare() applies an action in memory and says what to write; write() writes
+    # it inside a transaction; done() is called once that transaction committed.
+    # On SQLite the event loop prepares and a writer thread commits many rooms'
+    # actions at once (app/db/writer.py); on PostgreSQL commit() does all three in
+    # a worker thread with the match row locked.
+
+    def prepare(self, seat: int, action: str, client_id: str | None,
+                expect: int | None = None) -> Pending:
+        """Apply the action to the engine; raises Stale, Duplicate or IllegalAction
+        with nothing changed.  Any other exception leaves memory in doubt: reload()."""
+        if expect is not None and self.version != expect:
+            raise Stale(self.version)
+        if client_id is not None and (seat, client_id) in self.acks:
+            raise Duplicate(self.acks[(seat, client_id)])
+        seq = self.version
+        self.engine.apply(seat, action)  # IllegalAction: nothing changed
+        pending = Pending(seq, seat, action, client_id, self.saved_scores, self.saved_roles, False)
+        over = self.engine.is_over()
+        if over or self._rows_may_have_changed():
+            sheet = self.engine.scoresheet()
+            roles = self.engine.role_table()
+            new_scores = [(int(r.get("deal", i + 1)), r) for i, r in enumerate(sheet)]
+            pending.scores = new_scores[self.saved_scores:]
+            pending.roles = list(enumerate(roles))[self.saved_roles:]
+            pending.saved_scores, pending.saved_roles, pending.over = len(sheet), len(roles), over
+            if over:
+                pending.result = self.engine.result() or {}
+        return pending
+
+    def row(self, pending: Pending) -> tuple[str, int, int, str, str | None]:
+        """The prepared action as a row of the log (store.record_actions)."""
+        return (self.id, pending.seq, pending.seat, pending.action, pending.client_id)
+
+    def has_rows(self, pending: Pending) -> bool:
+        """Does the prepared action write more than its log row (a deal or match ended)?"""
+        return bool(pending.scores or pending.roles or pending.over)
+
+    def write(self, c: Connection, pending: Pending) -> None:
+        """Log the prepared action (and any new score/role rows) in transaction ``c``."""
+        store.record_action(c, *self.row(pending))
+        self.write_rows(c, pending)
+
+    def write_rows(self, c: Connection, pending: Pending) -> None:
+        """The score and role rows, and the end of the match, if the action made them."""
+        if pending.scores or pending.roles:
+            store.record_rows(c, self.id, pending.scores, pending.roles)
+        if pending.over:
+            store.finish_match(c, self.id, pending.result or {}, datetime.now(UTC))
+
+    def done(self, pending: Pending) -> None:
+        """The prepared action is committed."""
+        self.saved_scores, self.saved_roles = pending.saved_scores, pending.saved_roles
+        self.finished = pending.over
+        if pending.client_id is not None:
+            self.acks[(pending.seat, pending.client_id)] = pending.seq
 
     def commit(self, db: Database, seat: int, action: str, client_id: str | None,
                expect: int | None = None) -> int:
-        """Apply and log one action; returns its seq.  Raises IllegalAction (nothing
-        changed) or Duplicate (already applied).  If the database fails after the
-        engine applied the action, the match is rebuilt from the log."""
+        """Apply and log one action in one call (a worker thread; PostgreSQL); returns
+        its seq.  Raises IllegalAction (nothing changed) or Duplicate (already
+        applied).  If the database fails after the engine applied the action, the
+        match is rebuilt from the log."""
         applied = False
         try:
-            with db.write_conn() as s:
-                in_db = store.lock_match_version(s, self.id, for_update=db.is_postgres)
+            with db.write_conn() as c:
+                in_db = store.lock_match_version(c, self.id, for_update=db.is_postgres)
                 if in_db != self.version:  # another process moved on: apply its actions first
-                    self._replay(store.actions_of(s, self.id, self.version))
-                if expect is not None and self.version != expect:
-                    raise Stale(self.version)
-                if client_id is not None and (seat, client_id) in self.acks:
-                    raise Duplicate(self.acks[(seat, client_id)])
-                seq = self.version
-                self.engine.apply(seat, action)  # IllegalAction: nothing changed; rollback
+                    self._replay(store.actions_of(c, self.id, self.version))
+                pending = self.prepare(seat, action, client_id, expect)
                 applied = True
-                store.record_action(s, self.id, seq, seat, action, client_id)
-                pending = self._record_rows(s)
+                self.write(c, pending)
         except (IllegalAction, Duplicate, Stale):
             raise  # nothing changed
         except BaseException:
@@ -136,24 +226,8 @@ class LiveMatch:
                           self.id, action, seat, applied)
             self.reload(db)
             raise
-        self.saved_scores, self.saved_roles, self.finished = pending
-        if client_id is not None:
-            self.acks[(seat, client_id)] = seq
-        return seq
-
-    def _record_rows(self, s) -> tuple[int, int, bool]:
-        over = self.engine.is_over()
-        if not over and not self._rows_may_have_changed():
-            return self.saved_scores, self.saved_roles, False
-        sheet = self.engine.scoresheet()
-        roles = self.engine.role_table()
-        new_scores = [(int(r.get("deal", i + 1)), r) for i, r in enumerate(sheet)][self.saved_scores:]
-        new_roles = list(enumerate(roles))[self.saved_roles:]
-        if new_scores or new_roles:
-            store.record_rows(s, self.id, new_scores, new_roles)
-        if over:
-            store.finish_match(s, self.id, self.engine.result() or {}, datetime.now(UTC))
-        return len(sheet), len(roles), over
+        self.done(pending)
+        return pending.seq
 
     def _rows_may_have_changed(self) -> bool:
         # scoresheet() / role_table() copy every row; look at the base class's list

@@ -6,11 +6,13 @@ threads, engine work for a match only under that match's lock."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import threading
 import time
 from collections import OrderedDict
 from datetime import UTC, datetime
+from functools import partial
 
 from anyio import to_thread
 
@@ -22,12 +24,13 @@ from ..db import models as m
 from ..db import store
 from ..db.migrate import upgrade
 from ..db.session import Database
+from ..db.writer import GroupWriter
 from ..errors import Conflict, Forbidden, Invalid
 from ..limits import check_open_rooms
 from ..metrics import Metrics
 from .bots import BotRunner, room_bot_levels
 from .hub import Conn, Hub, dumps
-from .live import Duplicate, LiveMatch
+from .live import Duplicate, LiveMatch, Stale
 
 log = logging.getLogger("kozyr.rooms")
 
@@ -36,6 +39,8 @@ class Kozyr:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.database_url)
+        # SQLite: the match loop's writes go through one thread, in group commits.
+        self.writer = GroupWriter(self.db) if self.db.is_sqlite else None
         self.hub = Hub()
         self.live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -65,9 +70,12 @@ class Kozyr:
         return len(self.live)
 
     async def startup(self) -> None:
+        self.metrics.start_watch()
         if self.settings.run_migrations:
             await to_thread.run_sync(self.migrate)
         await to_thread.run_sync(self.recover)
+        if self.settings.gc_freeze:
+            tune_gc()
         for live in list(self.live.values()):  # recovered matches' bots play on
             await self.bots.poke(live)
         if self.settings.redis_url:
@@ -88,7 +96,13 @@ class Kozyr:
             if live is None:
                 return
             async with live.lock:
-                changed = await self.run(live.catch_up, self.db)
+                logged = note.get("logged")  # the committed action itself: no need to read it
+                if known and logged and live.version == logged[0] == note.get("version", 0) - 1:
+                    changed = await self.follow(live, logged)
+                elif known and live.version >= note.get("version", 0):
+                    changed = False  # already there (e.g. caught up when a later action came)
+                else:
+                    changed = await self.run(live.catch_up, self.db)
                 if changed or not known:
                     self.push_views(live)
             await self.bots.poke(live)
@@ -108,7 +122,17 @@ class Kozyr:
         elif kind == "chat":
             self.hub.broadcast(code, note["message"])
 
+    async def follow(self, live: LiveMatch, logged: list) -> bool:
+        """Apply an action another process committed and announced (under live.lock)."""
+        try:
+            live.follow(*logged)
+        except Exception:
+            log.exception("match %s: could not follow action %r; reading the log", live.id, logged)
+            await self.run(live.reload, self.db)
+        return True
+
     async def shutdown(self) -> None:
+        self.metrics.stop_watch()
         await self.bots.stop()
         if self.fanout is not None:
             await self.fanout.stop()
@@ -116,19 +140,53 @@ class Kozyr:
         for conns in list(self.hub.rooms.values()):
             for conn in list(conns):
                 await conn.close()
+        if self.writer is not None:
+            await self.run(self.writer.stop)
         self.db.dispose()
 
     async def run(self, fn, *args):
         return await to_thread.run_sync(fn, *args)
 
-    async def run_write(self, fn, *args):
-        """The match loop's writes.  SQLite has one writer anyway and a commit takes
-        about a millisecond, so it runs right here in the event loop (two thread
-        switches per action cost more than that on a busy machine); PostgreSQL
-        commits run in the thread pool, concurrently."""
-        if self.db.is_sqlite:
-            return fn(*args)
-        return await to_thread.run_sync(fn, *args)
+    async def commit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
+                     expect: int | None = None) -> int:
+        """Apply and log one action (call under live.lock); returns its seq once it is
+        committed.  Raises Stale, Duplicate or IllegalAction with nothing changed; any
+        other exception: not recorded, and the match was rebuilt from the log.
+
+        SQLite: applied here in the event loop, committed by the writer thread together
+        with other rooms' actions (the loop never waits on the database).  PostgreSQL:
+        in a worker thread with the match row locked (other processes write too)."""
+        if self.writer is None:
+            return await self.run(live.commit, self.db, seat, action, client_id, expect)
+        try:
+            pending = live.prepare(seat, action, client_id, expect)
+        except (IllegalAction, Duplicate, Stale):
+            raise
+        except BaseException:
+            log.exception("match %s: the engine failed on %r of seat %s; rebuilding", live.id, action, seat)
+            await self.run(live.reload, self.db)
+            raise
+        fut = self.writer.submit(live.row(pending),
+                                 partial(live.write_rows, pending=pending) if live.has_rows(pending) else None)
+        try:
+            await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            # Our caller is gone, the write is not: settle the match when it lands.
+            fut.add_done_callback(lambda f: self._landed(live, pending, f))
+            raise
+        except BaseException:
+            log.exception("match %s: action %r of seat %s not committed; rebuilding",
+                          live.id, action, seat)
+            await self.run(live.reload, self.db)
+            raise
+        live.done(pending)
+        return pending.seq
+
+    def _landed(self, live: LiveMatch, pending, fut: asyncio.Future) -> None:
+        if not fut.cancelled() and fut.exception() is None:
+            live.done(pending)
+        elif self.live.get(live.id) is live:  # memory is ahead of the log: load it afresh
+            del self.live[live.id]
 
     # -- rooms --------------------------------------------------------------------
 
@@ -337,7 +395,7 @@ class Kozyr:
                 return error(p.STALE, f"the match is at version {live.version}, not {msg.version}")
             started = time.perf_counter()
             try:
-                seq = await self.run_write(live.commit, self.db, seat, msg.action, msg.client_id)
+                seq = await self.commit(live, seat, msg.action, msg.client_id)
             except Duplicate as dup:
                 conn.send({"type": "ack", "version": live.version, "match": live.id,
                            "client_id": msg.client_id, "seq": dup.seq})
@@ -355,7 +413,8 @@ class Kozyr:
             self.metrics.action_done(received)
             finished = live.finished
             version = live.version
-        await self.publish(conn.room_code, {"kind": "match", "match": live.id, "version": version})
+        await self.publish(conn.room_code, {"kind": "match", "match": live.id, "version": version,
+                                            "logged": [seq, seat, msg.action, msg.client_id]})
         await self.bots.poke(live)
         log.debug("match %s seq %d seat %d %s (%.1f ms)", live.id, seq, seat, msg.action,
                   (time.perf_counter() - started) * 1000)
@@ -422,6 +481,28 @@ class Kozyr:
                 while len(self._replays) > self.settings.history_cache:
                     self._replays.popitem(last=False)
         return match
+
+
+_gc_tuned = False
+
+
+def tune_gc() -> None:
+    """Keep the collector's pauses short (once per process).
+
+    A full collection walks every tracked object, and about 100,000 of them are the
+    modules, classes and routes loaded at start-up, which live as long as the
+    process: a pause of 50-300 ms on a busy machine, for every room at once.  They
+    are moved out of the collector's sight (gc.freeze).  Young collections run less
+    often, so fewer objects age into the old generation, and full collections (of
+    the thousands of sockets' objects, nearly all of them alive: they usually find
+    nothing) are rare, so that their pause touches well under 1% of actions."""
+    global _gc_tuned
+    if _gc_tuned:
+        return
+    _gc_tuned = True
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 100)
 
 
 def utc(dt: datetime | None) -> str | None:

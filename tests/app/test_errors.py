@@ -188,7 +188,7 @@ def test_a_failed_commit_is_not_acknowledged_and_rolled_back(client, kozyr, monk
     from app.db import store
     rng = random.Random(9)
     seats = find_variant(VARIANT).seat_counts[0]
-    real = store.record_action
+    real = store.record_actions  # every path logs actions through it
     calls = {"n": 0}
 
     def flaky(*args, **kw):
@@ -200,7 +200,7 @@ def test_a_failed_commit_is_not_acknowledged_and_rolled_back(client, kozyr, monk
     with ExitStack() as stack:
         game = start_game(client, stack, VARIANT, seats, seed=606)
         game.step(rng)
-        monkeypatch.setattr(store, "record_action", flaky)
+        monkeypatch.setattr(store, "record_actions", flaky)
         seat, action = game.choose(rng)
         game.clients[seat].act(action, "doomed")
         msg = game.drain(game.clients[seat], lambda m: m["type"] in ("ack", "error"))

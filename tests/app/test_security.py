@@ -276,3 +276,6 @@ def test_metrics_in_prometheus_format(sec):
         assert name in text, name
     actions = next(float(x.split()[-1]) for x in text.splitlines() if x.startswith("kozyr_actions_total "))
     assert actions >= 1
+    # The stall watch: the event loop's lag is sampled all along.
+    lag = next(float(x.split()[-1]) for x in text.splitlines() if x.startswith("kozyr_loop_lag_seconds_count "))
+    assert lag >= 1

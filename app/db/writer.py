@@ -1,0 +1,106 @@
+"""Group commit for SQLite: one thread writes the match loop's actions in batches.
+
+SQLite has one writer at a time, and a commit (now and then with a WAL
+checkpoint and its fsync) must never stall the event loop that serves every
+room.  The loop hands each write to this thread and awaits a future; the
+thread takes everything queued, runs it in ONE transaction, commits, and only
+then settles the futures, so an action is acknowledged (and its views sent)
+only once it is durable.  If the transaction fails, every write in it fails
+(nothing of the batch is in the database) and each caller rebuilds its match
+from the log."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from . import store
+from .session import Database
+
+log = logging.getLogger("kozyr.writer")
+
+_STOP = object()
+
+
+class GroupWriter:
+    def __init__(self, db: Database, max_batch: int = 500) -> None:
+        self.db = db
+        self.max_batch = max_batch
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.batches = 0
+        self.writes = 0
+
+    def submit(self, row: tuple, extra: Callable[[Connection], Any] | None = None) -> asyncio.Future:
+        """Log action ``row`` (store.record_actions) and run ``extra(connection)`` if
+        given, in the next transaction; the future settles after its commit or failure."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, name="kozyr-writer", daemon=True)
+            self.thread.start()
+        self.queue.put((row, extra, loop, fut))
+        return fut
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Commit what is queued, then end the thread."""
+        if self.thread is not None:
+            self.queue.put(_STOP)
+            self.thread.join(timeout)
+            self.thread = None
+            if self.batches:
+                log.info("writer: %d action(s) in %d commit(s)", self.writes, self.batches)
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            item = self.queue.get()
+            if item is _STOP:
+                return
+            batch = [item]
+            while len(batch) < self.max_batch:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stopping = True
+                    break
+                batch.append(item)
+            error: BaseException | None = None
+            try:
+                with self.db.write_conn() as c:
+                    store.record_actions(c, [item[0] for item in batch])
+                    for _, extra, _, _ in batch:
+                        if extra is not None:
+                            extra(c)
+            except BaseException as e:  # nothing of this batch was committed
+                log.error("a batch of %d write(s) failed: %r", len(batch), e)
+                error = e
+            self.batches += 1
+            self.writes += len(batch)
+            # One wake-up per event loop for the whole batch, not one per write.
+            by_loop: dict[asyncio.AbstractEventLoop, list] = {}
+            for _, _, loop, fut in batch:
+                by_loop.setdefault(loop, []).append((fut, error))
+            for loop, settled in by_loop.items():
+                try:
+                    loop.call_soon_threadsafe(_settle_all, settled)
+                except RuntimeError:  # that event loop is closed: nobody waits any more
+                    pass
+
+
+def _settle_all(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
+    for fut, error in settled:
+        if fut.done():
+            continue
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(None)
