@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector
     stall_log_ms: float = 50.0  # log event-loop stalls and gc pauses longer than this; 0: never
 
+    # Presence across processes (with REDIS_URL; app/rooms/fanout.py)
+    presence_heartbeat: float = 5.0  # seconds between a process's reports of who is connected to it
+    presence_expiry: float = 15.0  # a report not renewed for this long is dropped (its process died)
+
     # Bots (app/rooms/bots.py)
     bots_enabled: bool = True  # the host may seat bots
     bot_delay: float = 0.6  # seconds a bot waits before it acts (0 in tests and benches)

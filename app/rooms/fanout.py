@@ -4,7 +4,16 @@ After a process commits an action (or a room changes, or a chat line is
 said) it publishes a small note on ``kozyr:room:<code>``; every other process
 with sockets in that room brings its copy of the match up to date from the
 database (the action log is the truth) and pushes views.  No sticky sessions
-are needed behind a load balancer."""
+are needed behind a load balancer.
+
+Presence travels on one channel, ``kozyr:presence``: each process says which
+players have a socket to it in which rooms.  When a room's set changes it
+sends just that room; every ``presence_heartbeat`` seconds it sends all its
+non-empty rooms in one message (so a receiver also learns what was emptied
+meanwhile).  A report expires after ``presence_expiry`` seconds unless renewed,
+so the players of a SIGKILLed process stop showing as connected.  A process
+that starts asks the others for a full report; one that stops says goodbye.
+All notes of one process go out from one task, in order."""
 
 from __future__ import annotations
 
@@ -12,6 +21,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger("kozyr.fanout")
 PREFIX = "kozyr:room:"
+PRESENCE = "kozyr:presence"
 
 
 class RedisFanout:
@@ -29,15 +40,37 @@ class RedisFanout:
         self.origin = secrets.token_hex(6)
         self.task: asyncio.Task | None = None
         self.pending: set[asyncio.Task] = set()
+        settings = kozyr.settings
+        self.heartbeat = max(0.05, settings.presence_heartbeat)
+        self.expiry = max(self.heartbeat, settings.presence_expiry)
+        self.dirty: set[str] = set()  # rooms whose local players may have changed
+        self.published: dict[str, frozenset[int]] = {}  # what the others last heard from us
+        self.full_wanted = True  # the next presence note is a full report
+        self.wake = asyncio.Event()
+        self.presence_task: asyncio.Task | None = None
+        self.resending: dict[str, bool] = {}  # room -> changed again while being sent
 
     async def start(self) -> None:
         await self.redis.ping()
         self.pubsub = self.redis.pubsub()
         await self.pubsub.psubscribe(PREFIX + "*")
+        await self.pubsub.subscribe(PRESENCE)
         self.task = asyncio.create_task(self._listen())
+        self.kozyr.hub.on_change = self.changed
+        await self._send_presence({"hello": True})  # the others answer with full reports
+        self.presence_task = asyncio.create_task(self._presence_loop())
         log.info("fan-out over redis as %s", self.origin)
 
     async def stop(self) -> None:
+        self.kozyr.hub.on_change = None
+        if self.presence_task is not None:
+            self.presence_task.cancel()
+            try:
+                await self.presence_task
+            except (asyncio.CancelledError, Exception):
+                pass
+            # Our sockets are about to close: the others need not wait for the expiry.
+            await self._send_presence({"bye": True})
         if self.task is not None:
             self.task.cancel()
             try:
@@ -60,7 +93,7 @@ class RedisFanout:
         while True:
             try:
                 async for raw in self.pubsub.listen():
-                    if raw.get("type") != "pmessage":
+                    if raw.get("type") not in ("pmessage", "message"):
                         continue
                     # One task per note: a slow catch-up of one room must not hold up
                     # the notes of every other room (they are applied idempotently).
@@ -73,10 +106,131 @@ class RedisFanout:
                 log.warning("redis listener failed (%s); retrying", e)
                 await asyncio.sleep(1)
 
+    # -- presence ------------------------------------------------------------------
+
+    def changed(self, code: str) -> None:
+        """The hub's hook: a socket joined or left the room here."""
+        self.dirty.add(code)
+        self.wake.set()
+
+    async def _send_presence(self, note: dict) -> None:
+        try:
+            await self.redis.publish(PRESENCE, json.dumps({**note, "origin": self.origin},
+                                                          separators=(",", ":")))
+        except Exception as e:  # best effort: the heartbeat repeats it
+            log.warning("redis publish of presence failed: %s", e)
+
+    async def _presence_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_beat = loop.time()
+        while True:
+            try:
+                timeout = next_beat - loop.time()
+                if timeout > 0 and not self.wake.is_set():
+                    try:
+                        await asyncio.wait_for(self.wake.wait(), timeout)
+                    except TimeoutError:
+                        pass
+                self.wake.clear()
+                if loop.time() >= next_beat:
+                    self.full_wanted = True
+                    next_beat = loop.time() + self.heartbeat
+                    self._expire()
+                await self._report()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence loop failed; carrying on")
+                await asyncio.sleep(1)
+
+    async def _report(self) -> None:
+        hub = self.kozyr.hub
+        if self.full_wanted:
+            self.full_wanted = False
+            self.dirty.clear()
+            rooms = {code: frozenset(hub.local_players(code)) for code in list(hub.rooms)}
+            self.published = {code: pids for code, pids in rooms.items() if pids}
+            await self._send_presence({"full": True, "ttl": self.expiry,
+                                       "rooms": {c: sorted(p) for c, p in self.published.items()}})
+            return
+        if not self.dirty:
+            return
+        delta = {}
+        for code in self.dirty:
+            pids = frozenset(hub.local_players(code))
+            if pids != self.published.get(code, frozenset()):
+                delta[code] = sorted(pids)
+                if pids:
+                    self.published[code] = pids
+                else:
+                    self.published.pop(code, None)
+        self.dirty.clear()
+        if delta:
+            await self._send_presence({"ttl": self.expiry, "rooms": delta})
+
+    def _expire(self) -> None:
+        for code in self.kozyr.hub.expire(time.monotonic()):
+            self._presence_changed(code)
+
+    async def _on_presence(self, note: dict) -> None:
+        hub = self.kozyr.hub
+        origin = note.get("origin")
+        if not isinstance(origin, str) or origin == self.origin:
+            return
+        if note.get("hello"):
+            self.full_wanted = True  # answer a newcomer with everything we have
+            self.wake.set()
+            return
+        if note.get("bye"):
+            changed = hub.drop_origin(origin)
+        else:
+            expires = time.monotonic() + float(note.get("ttl") or self.expiry)
+            rooms = note.get("rooms") or {}
+            changed = {code for code, pids in rooms.items()
+                       if hub.set_remote(origin, code, frozenset(int(p) for p in pids), expires)}
+            if note.get("full"):  # rooms it no longer reports are empty there
+                for code in hub.remote_codes(origin) - rooms.keys():
+                    if hub.set_remote(origin, code, frozenset(), 0.0):
+                        changed.add(code)
+        for code in changed:
+            self._presence_changed(code)
+
+    def _presence_changed(self, code: str) -> None:
+        """Re-send presence to our sockets in the room, in the background; a change
+        that comes while one is being sent is sent once more afterwards."""
+        if not self.kozyr.hub.conns(code):
+            return  # the report is kept for a socket that may join later; nobody to tell now
+        if code in self.resending:
+            self.resending[code] = True
+            return
+        self.resending[code] = False
+        task = asyncio.create_task(self._resend(code))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    async def _resend(self, code: str) -> None:
+        try:
+            while True:
+                self.resending[code] = False
+                try:
+                    await self.kozyr.presence_changed(code)
+                except Exception:
+                    log.exception("could not send presence of room %s", code)
+                if not self.resending.get(code):
+                    return
+        finally:
+            self.resending.pop(code, None)
+
     async def _handle(self, channel, data) -> None:
         channel = channel.decode() if isinstance(channel, bytes) else channel
         note = json.loads(data)
         if note.get("origin") == self.origin:
+            return
+        if channel == PRESENCE:
+            try:
+                await self._on_presence(note)
+            except Exception:
+                log.exception("bad presence note %r", note)
             return
         code = channel[len(PREFIX):]
         if not self.kozyr.hub.conns(code):

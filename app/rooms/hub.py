@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import defaultdict
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
@@ -88,11 +90,19 @@ class Conn:
 
 
 class Hub:
+    """Sockets of this process per room, plus (with several processes) what the
+    others said about theirs: ``remote[code][origin] = (player ids, expiry)``."""
+
     def __init__(self) -> None:
         self.rooms: dict[str, set[Conn]] = defaultdict(set)
+        self.remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        self.remote_rooms: dict[str, set[str]] = {}  # origin -> codes it reported
+        self.on_change: Callable[[str], None] | None = None  # set by the fan-out
 
     def join(self, conn: Conn) -> None:
         self.rooms[conn.room_code].add(conn)
+        if self.on_change is not None:
+            self.on_change(conn.room_code)
 
     def leave(self, conn: Conn) -> None:
         conns = self.rooms.get(conn.room_code)
@@ -100,6 +110,8 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.rooms[conn.room_code]
+        if self.on_change is not None:
+            self.on_change(conn.room_code)
 
     def conns(self, room_code: str) -> list[Conn]:
         return list(self.rooms.get(room_code, ()))
@@ -109,5 +121,57 @@ class Hub:
         for conn in self.conns(room_code):
             conn.send(text)
 
-    def connected_players(self, room_code: str) -> set[int]:
+    def local_players(self, room_code: str) -> set[int]:
         return {c.player_id for c in self.conns(room_code)}
+
+    def connected_players(self, room_code: str) -> set[int]:
+        """Players with a socket in the room on this process or (unexpired) on another.
+        Also called from worker threads (room_dict): it only reads."""
+        players = self.local_players(room_code)
+        others = self.remote.get(room_code)
+        if others:
+            now = time.monotonic()
+            for pids, expires in list(others.values()):
+                if expires > now:
+                    players |= pids
+        return players
+
+    # -- what other processes report (called on the event loop only) ------------
+
+    def set_remote(self, origin: str, code: str, pids: frozenset[int], expires: float) -> bool:
+        """Record origin's players in a room (none: forget it); True if the set changed."""
+        others = self.remote.get(code)
+        before = others.get(origin) if others else None
+        if not pids:
+            if before is None:
+                return False
+            del others[origin]
+            if not others:
+                del self.remote[code]
+            codes = self.remote_rooms.get(origin)
+            if codes is not None:
+                codes.discard(code)
+                if not codes:
+                    del self.remote_rooms[origin]
+            return True
+        self.remote.setdefault(code, {})[origin] = (pids, expires)
+        self.remote_rooms.setdefault(origin, set()).add(code)
+        return before is None or before[0] != pids or before[1] <= time.monotonic()
+
+    def remote_codes(self, origin: str) -> set[str]:
+        return set(self.remote_rooms.get(origin, ()))
+
+    def drop_origin(self, origin: str) -> set[str]:
+        """Forget everything origin reported; the rooms whose presence changed."""
+        codes = self.remote_codes(origin)
+        for code in codes:
+            self.set_remote(origin, code, frozenset(), 0.0)
+        return codes
+
+    def expire(self, now: float) -> set[str]:
+        """Forget reports older than their expiry (a process died); the rooms changed."""
+        stale = [(code, origin) for code, others in self.remote.items()
+                 for origin, (_, expires) in others.items() if expires <= now]
+        for code, origin in stale:
+            self.set_remote(origin, code, frozenset(), 0.0)
+        return {code for code, _ in stale}

@@ -326,6 +326,11 @@ class Kozyr:
                "spectators": len(connected - seated)}
         self.hub.broadcast(code, msg)
 
+    async def presence_changed(self, code: str) -> None:
+        """Players came or went on another process (rooms/fanout.py): tell our sockets."""
+        if self.hub.conns(code):
+            self.send_presence(code, await self.run(self.get_room, code))
+
     # -- live matches -------------------------------------------------------------
 
     async def get_live(self, match_id: str) -> LiveMatch | None:
