@@ -62,4 +62,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=8100)
     args = parser.parse_args()
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    # No permessage-deflate, like the game server's default (KOZYR_WS_DEFLATE), so
+    # the two are measured on equal terms.
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning",
+                ws_per_message_deflate=False)

@@ -14,8 +14,16 @@ Modes:
         Redis (--redis-url); seats 0-1 of every room talk to process A, 2-3 to B
   bare  bench/broadcast_server.py: echo to the 4 seats, no rules, no database
 
-The load client (this process) shares the machine's CPUs with the servers;
-its own CPU share is printed too.
+The load client is --client-procs worker processes (bench/loadclient.py, the
+same code for every mode), each owning whole rooms, so the last seat of a room
+is seen in one process; this process creates the rooms, starts and stops the
+measuring window and merges the workers' raw latencies.  The client shares the
+machine's CPUs with the servers: client_cpu_share is the sum over the workers
+and this process, client_proc_cpu_max the busiest worker (near 1.0 means the
+client, not the server, sets the pace), client_full_parse_share the share of
+views a worker parsed in full (the rest it reads by their envelope only).
+KOZYR_BENCH_PROFILE=PATH profiles the server process to PATH (cProfile),
+KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i.
 
     .venv/bin/python bench/server.py --rooms 50 100 200 400 --seconds 15 --modes one two bare
 """
@@ -39,11 +47,11 @@ import time
 from pathlib import Path
 
 import httpx
-from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.loadclient import post  # noqa: E402
 from engine import VARIANTS, find_variant  # noqa: E402
 
 
@@ -77,110 +85,6 @@ def start_server(database_url: str, port: int, log_path: Path, redis_url: str | 
     sys.exit("server did not start")
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []  # send → the last seat has the view
-        self.actions = 0
-        self.errors = 0
-        self.matches = 0
-        self.measuring = False
-        self.failures: list[str] = []
-        self.ready = 0  # seats connected that have their first view
-
-
-class Table:
-    """One room as the load client sees it: when to act next, who got which view."""
-
-    def __init__(self, code: str, players: list[dict], urls: list[str], rng: random.Random,
-                 period: float) -> None:
-        self.code, self.players, self.urls, self.rng, self.period = code, players, urls, rng, period
-        self.next_at = time.perf_counter() + rng.random() * period  # spread the rooms over the second
-        self.sent: dict[tuple[str, int], float] = {}  # (match, version acted on) -> send time
-        self.seen: dict[tuple[str, int], int] = {}  # (match, version) -> seats that have it
-        self.acted: set[tuple[str, int]] = set()
-
-
-async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
-    for attempt in range(5):  # an idle keep-alive connection may be closed under us
-        try:
-            r = await http.post(url, **kw)
-            r.raise_for_status()
-            return r
-        except (httpx.RemoteProtocolError, httpx.ConnectError, httpx.ReadError):
-            if attempt == 4:
-                raise
-            await asyncio.sleep(0.2 * (attempt + 1))
-    raise AssertionError
-
-
-async def make_room(http: httpx.AsyncClient, variant: str, seats: int, options: dict) -> tuple[str, list[dict]]:
-    players = []
-    for i in range(seats):
-        r = await post(http, "/api/players", json={"name": f"Bench {i}"})
-        players.append(r.json())
-    hdr = {"Authorization": f"Bearer {players[0]['token']}"}
-    r = await post(http, "/api/rooms", headers=hdr, json={"variant": variant, "options": options, "seats": seats})
-    code = r.json()["code"]
-    for i in range(1, seats):
-        await post(http, f"/api/rooms/{code}/seats/{i}", headers={"Authorization": f"Bearer {players[i]['token']}"})
-    await post(http, f"/api/rooms/{code}/start", headers=hdr)
-    return code, players
-
-
-async def seat_client(t: Table, seat: int, stats: Stats, stop: asyncio.Event,
-                      http: httpx.AsyncClient | None) -> None:
-    seats = len(t.urls)
-    ready = False
-    try:
-        async with connect(t.urls[seat], max_size=2**22, open_timeout=120) as ws:
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 1.0)
-                except TimeoutError:
-                    continue
-                msg = json.loads(raw)
-                kind = msg["type"]
-                if kind == "error":
-                    stats.errors += 1
-                    continue
-                if kind != "view" or msg["view"] is None:
-                    continue
-                if not ready:
-                    ready = True
-                    stats.ready += 1
-                match, version = msg["match"], msg["version"]
-                key = (match, version - 1)
-                n = t.seen[key] = t.seen.get(key, 0) + 1
-                if n == seats:  # the last seat of the room has it
-                    del t.seen[key]
-                    t0 = t.sent.pop(key, None)
-                    if t0 is not None and stats.measuring:
-                        stats.latencies.append(time.perf_counter() - t0)
-                        stats.actions += 1
-                view = msg["view"]
-                if view["phase"] == "match_over":
-                    if seat == 0 and http is not None:
-                        stats.matches += 1
-                        await post(http, f"/api/rooms/{t.code}/rematch",
-                                   headers={"Authorization": f"Bearer {t.players[0]['token']}"})
-                    continue
-                legal = view["legal"]
-                if legal and seat in view["to_act"] and (match, version) not in t.acted:
-                    t.acted.add((match, version))
-                    wait = t.next_at - time.perf_counter()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    now = time.perf_counter()
-                    t.next_at = max(now, t.next_at) + t.period
-                    action = "pass" if "pass" in legal and t.rng.random() < 0.6 else t.rng.choice(legal)
-                    t.sent[(match, version)] = now
-                    await ws.send(json.dumps({"type": "action", "client_id": f"{match}:{version}",
-                                              "action": action, "version": version}))
-    except Exception as e:
-        if not stop.is_set():
-            stats.failures.append(f"{type(e).__name__}: {e}")
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc), or NaN."""
     try:
@@ -197,8 +101,6 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-
-
 def pg_create(admin_url: str) -> str:
     import psycopg
     name = f"kozyr_bench_{secrets.token_hex(4)}"
@@ -213,72 +115,129 @@ def pg_drop(admin_url: str, url: str) -> None:
         c.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
 
 
+async def make_room(http: httpx.AsyncClient, variant: str, seats: int, options: dict) -> tuple[str, list[dict]]:
+    players = []
+    for i in range(seats):
+        r = await post(http, "/api/players", json={"name": f"Bench {i}"})
+        players.append(r.json())
+    hdr = {"Authorization": f"Bearer {players[0]['token']}"}
+    r = await post(http, "/api/rooms", headers=hdr, json={"variant": variant, "options": options, "seats": seats})
+    code = r.json()["code"]
+    for i in range(1, seats):
+        await post(http, f"/api/rooms/{code}/seats/{i}", headers={"Authorization": f"Bearer {players[i]['token']}"})
+    await post(http, f"/api/rooms/{code}/start", headers=hdr)
+    return code, players
+
+
+class ClientProc:
+    """One bench/loadclient.py worker: its process, its last ready count, its result."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.ready = self.failed = 0
+        self.result: dict | None = None
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while line := await self.proc.stdout.readline():
+            msg = json.loads(line)
+            if "result" in msg:
+                self.result = msg["result"]
+            else:
+                self.ready, self.failed = msg["ready"], msg["failed"]
+
+    async def tell(self, command: str) -> None:
+        self.proc.stdin.write(command.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+
 async def run(rooms: int, mode: str, args, variant: str, seats: int, options: dict) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="kozyr-bench-"))
     procs: list[subprocess.Popen] = []
+    clients: list[ClientProc] = []
     ports: list[int] = []
     db = None
     if mode == "two":
         db = pg_create(args.pg_url)
     elif mode == "one":
         db = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
-    stats = Stats()
-    stop = asyncio.Event()
     try:
         for i in range(2 if mode == "two" else 1):
             ports.append(free_port())
             procs.append(start_server(db or "", ports[-1], tmp / f"server{i}.log",
                                       redis_url=args.redis_url if mode == "two" else None,
                                       bare=mode == "bare"))
-        limits = httpx.Limits(max_connections=50)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120,
-                                     limits=limits) as http:
-            rng = random.Random(1)
-            if mode == "bare":
-                tables = [(f"r{i}", [{"token": ""}] * seats) for i in range(rooms)]
-            else:
+        base_url = f"http://127.0.0.1:{ports[0]}"
+        rng = random.Random(1)
+        if mode == "bare":
+            made = [(f"r{i}", [{"token": ""}] * seats) for i in range(rooms)]
+        else:
+            async with httpx.AsyncClient(base_url=base_url, timeout=120,
+                                         limits=httpx.Limits(max_connections=50)) as http:
                 sem = asyncio.Semaphore(20)
 
                 async def one(i):
                     async with sem:
                         return await make_room(http, variant, seats, options)
-                tables = await asyncio.gather(*(one(i) for i in range(rooms)))
-            states = []
-            for code, players in tables:
-                if mode == "bare":
-                    urls = [f"ws://127.0.0.1:{ports[0]}/ws/{code}?seat={s}" for s in range(seats)]
-                else:  # in mode two, the first half of the seats on A, the rest on B
-                    urls = [f"ws://127.0.0.1:{ports[(s * len(ports)) // seats]}/api/rooms/{code}/ws"
-                            f"?token={players[s]['token']}" for s in range(seats)]
-                states.append(Table(code, players, urls, random.Random(rng.random()), args.period))
-            tasks = []
-            for t in states:
-                for seat in range(seats):
-                    tasks.append(asyncio.create_task(seat_client(t, seat, stats, stop,
-                                                                 None if mode == "bare" else http)))
-                    if len(tasks) % 50 == 0:
-                        await asyncio.sleep(0.05)  # do not stampede the accept queue
-            # Measure steady play, not the storm of joins: wait until every seat has
-            # its first view (or gave up), then the warm-up.
-            joined_at = time.perf_counter()
-            while stats.ready + len(stats.failures) < len(tasks) and \
-                    time.perf_counter() - joined_at < args.join_timeout:
-                await asyncio.sleep(0.1)
-            join_s = time.perf_counter() - joined_at
-            await asyncio.sleep(args.warmup)
-            stats.measuring = True
-            me0 = cpu_seconds(os.getpid())
-            t0, cpu0 = time.perf_counter(), [cpu_seconds(p.pid) for p in procs]
-            await asyncio.sleep(args.seconds)
-            stats.measuring = False
-            elapsed = time.perf_counter() - t0
-            cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))
-            me = cpu_seconds(os.getpid()) - me0
-            stop.set()
-            done, pending = await asyncio.wait(tasks, timeout=15)
-            for t in pending:
-                t.cancel()
+                made = await asyncio.gather(*(one(i) for i in range(rooms)))
+        tables = []
+        for code, players in made:
+            if mode == "bare":
+                urls = [f"ws://127.0.0.1:{ports[0]}/ws/{code}?seat={s}" for s in range(seats)]
+            else:  # in mode two, the first half of the seats on A, the rest on B
+                urls = [f"ws://127.0.0.1:{ports[(s * len(ports)) // seats]}/api/rooms/{code}/ws"
+                        f"?token={players[s]['token']}" for s in range(seats)]
+            tables.append({"code": code, "tokens": [p["token"] for p in players], "urls": urls,
+                           "seed": rng.random()})
+        # Whole rooms per worker, dealt round-robin; all workers together open
+        # sockets at the old pace of 50 per 0.05 s.
+        k = max(1, min(args.client_procs, rooms))
+        for i in range(k):
+            config = tmp / f"client{i}.json"
+            config.write_text(json.dumps({"tables": tables[i::k], "seats": seats, "period": args.period,
+                                          "base_url": None if mode == "bare" else base_url,
+                                          "pace": 0.05 * k}))
+            profile = os.environ.get("KOZYR_BENCH_CLIENT_PROFILE")  # profile worker i to that path + ".i"
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, *(["-m", "cProfile", "-o", f"{profile}.{i}"] if profile else []),
+                str(ROOT / "bench" / "loadclient.py"), str(config), cwd=ROOT,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**28)
+            clients.append(ClientProc(proc))
+        # Measure steady play, not the storm of joins: wait until every seat has
+        # its first view (or gave up), then the warm-up.
+        joined_at = time.perf_counter()
+        while sum(c.ready + c.failed for c in clients) < rooms * seats and \
+                time.perf_counter() - joined_at < args.join_timeout:
+            if any(c.proc.returncode is not None for c in clients):
+                sys.exit(f"a load client process ended early (exit code "
+                         f"{[c.proc.returncode for c in clients]})")
+            await asyncio.sleep(0.1)
+        join_s = time.perf_counter() - joined_at
+        await asyncio.sleep(args.warmup)
+        client_pids = [os.getpid()] + [c.proc.pid for c in clients]
+        for c in clients:
+            await c.tell("measure")
+        t0 = time.perf_counter()
+        cpu0 = [cpu_seconds(p.pid) for p in procs]
+        me0 = [cpu_seconds(pid) for pid in client_pids]
+        await asyncio.sleep(args.seconds)
+        for c in clients:
+            await c.tell("end")
+        elapsed = time.perf_counter() - t0
+        cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))
+        me = [cpu_seconds(pid) - c for pid, c in zip(client_pids, me0, strict=True)]
+        await asyncio.wait([c.reader for c in clients], timeout=60)
+        missing = [i for i, c in enumerate(clients) if c.result is None]
+        if missing:
+            sys.exit(f"load client process(es) {missing} sent no result")
     finally:
+        for c in clients:
+            c.proc.stdin.close()  # a worker still waiting for "end" (we failed early) stops too
+            try:
+                await asyncio.wait_for(c.proc.wait(), 15)
+            except TimeoutError:
+                c.proc.kill()
+                await c.proc.wait()
         # uvicorn re-raises SIGTERM after its shutdown, which would kill cProfile
         # before it writes its file; SIGINT ends in a KeyboardInterrupt instead.
         stop_signal = signal.SIGINT if os.environ.get("KOZYR_BENCH_PROFILE") else signal.SIGTERM
@@ -291,20 +250,29 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
                 proc.kill()
         if mode == "two" and db:
             pg_drop(args.pg_url, db)
-    lat = stats.latencies
+    results = [c.result for c in clients]
+    for failure in [f for r in results for f in r["failures"]][:3]:
+        print(f"client failure ({mode}, {rooms} rooms): {failure}", file=sys.stderr)
+    lat = [x for r in results for x in r["latencies"]]
+    actions = sum(r["actions"] for r in results)
+    ready = sum(r["ready"] for r in results)
+    views = sum(r["views"] for r in results)
     p99 = pct(lat, 99) * 1000
     return {"mode": mode, "rooms": rooms, "clients": rooms * seats, "seconds": round(elapsed, 1),
-            "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed, 1),
+            "actions": actions, "actions_per_s": round(actions / elapsed, 1),
             "offered_per_s": round(rooms / args.period, 1),
             "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(p99, 1),
             "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
-            "ok": bool(lat) and p99 < args.target_ms and stats.ready == rooms * seats
-            and stats.actions >= 0.9 * rooms / args.period * elapsed,
-            "server_cpu_share": round(cpu / elapsed, 2), "client_cpu_share": round(me / elapsed, 2),
-            "server_cpu_ms_per_action": round(cpu / stats.actions * 1000, 2) if stats.actions else None,
-            "load_avg": round(os.getloadavg()[0], 1), "errors": stats.errors,
-            "seats_joined": stats.ready, "join_wait_s": round(join_s, 1),
-            "matches_finished": stats.matches, "client_failures": len(stats.failures),
+            "ok": bool(lat) and p99 < args.target_ms and ready == rooms * seats
+            and actions >= 0.9 * rooms / args.period * elapsed,
+            "server_cpu_share": round(cpu / elapsed, 2), "client_cpu_share": round(sum(me) / elapsed, 2),
+            "client_procs": len(clients), "client_proc_cpu_max": round(max(me[1:]) / elapsed, 2),
+            "server_cpu_ms_per_action": round(cpu / actions * 1000, 2) if actions else None,
+            "load_avg": round(os.getloadavg()[0], 1), "errors": sum(r["errors"] for r in results),
+            "seats_joined": ready, "join_wait_s": round(join_s, 1),
+            "matches_finished": sum(r["matches"] for r in results),
+            "client_failures": sum(len(r["failures"]) for r in results),
+            "client_full_parse_share": round(sum(r["full_parses"] for r in results) / views, 2) if views else None,
             "database": "none" if mode == "bare" else (db or "").split(":", 1)[0]}
 
 
@@ -320,6 +288,9 @@ def main() -> None:
                         help="after the tables connect (joins publish room notes: let them settle)")
     parser.add_argument("--join-timeout", type=float, default=300.0,
                         help="seconds to wait for every seat's first view before the warm-up")
+    parser.add_argument("--client-procs", type=int, default=2,
+                        help="load client worker processes, each with whole rooms (default 2: one per "
+                             "core of a 2-core machine; more only add switching between processes)")
     parser.add_argument("--period", type=float, default=1.0, help="seconds between actions of a room")
     parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 a run must stay under")
     parser.add_argument("--database-url", default=None, help="mode one: default a fresh SQLite file")
@@ -327,12 +298,15 @@ def main() -> None:
                                                            "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--redis-url", default=os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = parser.parse_args()
+    if args.client_procs < 1:
+        parser.error("--client-procs must be at least 1")
     variant = find_variant(args.variant)
     seats = args.seats or (4 if 4 in variant.seat_counts else variant.seat_counts[0])
     print("$ " + shlex.join([os.path.relpath(sys.executable, ROOT) if sys.executable.startswith(str(ROOT))
                              else sys.executable, *sys.argv]), flush=True)
     print(f"variant {variant.id}, {seats} seats per room, one action per room every {args.period:g}s, "
-          f"{args.seconds:g}s per run, {os.cpu_count()} CPUs shared by servers and this load client",
+          f"{args.seconds:g}s per run, {os.cpu_count()} CPUs shared by servers and the load client "
+          f"({args.client_procs} processes)",
           flush=True)
     best: dict[str, int] = {}
     for n in args.rooms:

@@ -1,0 +1,230 @@
+"""One worker process of the bench/server.py load client (started by it; not a tool on its own).
+
+    python bench/loadclient.py CONFIG.json
+
+CONFIG.json holds this worker's slice of the rooms (whole rooms: the seats of a
+room are all here, so "the last seat got the view" is decided in one process),
+the seconds between a room's actions and the base URL for rematches (none for
+the bare server).  The worker connects every seat, lets the seat to act play at
+most once per period, and talks to the parent over pipes, one JSON line or word
+per message:
+
+  stdout  {"ready": seats that have their first view, "failed": seats that gave up}
+          (whenever it changes), then at the end one {"result": {...}} line with
+          the raw latencies in seconds and the counts
+  stdin   ``measure`` starts the measuring window, ``end`` closes it: the worker
+          prints its result and exits
+
+Cheap on purpose: a view's envelope (type, version, match) is read with one
+anchored regex, and the full JSON is parsed only by the first seat of a room to
+get that version (who is to act next, is the match over) and by the seat that
+acts (its legal actions).  Every other message (acks, errors, presence, a view
+in another layout) is parsed in full, so errors are counted as before.  No
+timeout task per receive (the parent's ``end`` cancels the seats), the
+collector frozen once the sockets are set up, and uvloop when it is installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import re
+import sys
+import time
+
+import httpx
+from websockets.asyncio.client import connect
+
+# What the servers send first: {"type":"view","version":N,"match":"id","view":...}
+# (compact in app/, with spaces in bench/broadcast_server.py).  The match id is kept
+# as its JSON literal: it only has to be equal for the seats of one room.
+VIEW_HEAD = re.compile(r'\{"type": ?"view", ?"version": ?(-?\d+), ?"match": ?("(?:[^"\\]|\\.)*"|null), ?"view": ?')
+
+
+class Worker:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []  # send -> the last seat of the room has the view
+        self.actions = 0
+        self.errors = 0
+        self.matches = 0
+        self.failures: list[str] = []
+        self.ready = 0  # seats that have their first view
+        self.measuring = False
+        self.views = 0  # views handled, and of them the ones parsed in full
+        self.full_parses = 0
+
+
+class Table:
+    """One room as the client sees it: when to act next, which seat has which view."""
+
+    def __init__(self, code: str, tokens: list[str], urls: list[str], seed: float, period: float) -> None:
+        self.code, self.tokens, self.urls, self.period = code, tokens, urls, period
+        self.rng = random.Random(seed)
+        self.next_at = time.perf_counter() + self.rng.random() * period  # spread the rooms over the second
+        # A room's position is (match number in the order this client first saw the
+        # matches, version): tuples compare in play order, across rematches too.
+        self.match_no: dict[str, int] = {}  # match id (its JSON literal) -> its number
+        self.have = [(-1, -1)] * len(urls)  # per seat: the newest position it has a view of
+        self.sent: dict[tuple[int, int], float] = {}  # position acted on -> send time
+        self.info: dict[tuple[int, int], tuple[list[int], bool]] = {}  # position -> (to_act, over)
+        self.acted: set[tuple[int, int]] = set()
+
+
+async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
+    for attempt in range(5):  # an idle keep-alive connection may be closed under us
+        try:
+            r = await http.post(url, **kw)
+            r.raise_for_status()
+            return r
+        except (httpx.RemoteProtocolError, httpx.ConnectError, httpx.ReadError):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise AssertionError
+
+
+async def seat_client(t: Table, seat: int, w: Worker, http: httpx.AsyncClient | None) -> None:
+    ready = False
+    try:
+        async with connect(t.urls[seat], max_size=2**22, open_timeout=120) as ws:
+            while True:  # a close by the server raises (a failure); the end of the run cancels us
+                raw = await ws.recv()
+                head = VIEW_HEAD.match(raw)
+                if head is not None:
+                    if raw.startswith("null", head.end()):
+                        continue  # no match started yet
+                    version, match, msg = int(head[1]), head[2], None
+                else:
+                    msg = json.loads(raw)
+                    kind = msg.get("type")
+                    if kind == "error":
+                        w.errors += 1
+                        continue
+                    if kind != "view" or msg.get("view") is None:
+                        continue
+                    version, match = msg["version"], json.dumps(msg["match"])
+                    w.full_parses += 1
+                w.views += 1
+                if not ready:
+                    ready = True
+                    w.ready += 1
+                no = t.match_no.get(match)
+                if no is None:
+                    no = t.match_no[match] = len(t.match_no)
+                key = (no, version)
+                if key > t.have[seat]:
+                    t.have[seat] = key
+                info = t.info.get(key)
+                if info is None:  # the first seat here to get this position reads it for the room
+                    if msg is None:
+                        msg = json.loads(raw)
+                        w.full_parses += 1
+                    view = msg["view"]
+                    info = t.info[key] = (view["to_act"], view["phase"] == "match_over")
+                # Every seat is at `low` or past it: an action sent on an earlier
+                # position is done (its view, or a later one, reached the last seat).
+                low = min(t.have)
+                if t.sent:
+                    for done in [k for k in t.sent if k < low]:
+                        t0 = t.sent.pop(done)
+                        if w.measuring:
+                            w.latencies.append(round(time.perf_counter() - t0, 6))
+                            w.actions += 1
+                if len(t.info) > 1 or key <= low:  # nobody will read these again
+                    for old in [k for k in t.info if k <= low]:
+                        del t.info[old]
+                to_act, over = info
+                if over:
+                    if seat == 0 and http is not None:
+                        w.matches += 1
+                        await post(http, f"/api/rooms/{t.code}/rematch",
+                                   headers={"Authorization": f"Bearer {t.tokens[0]}"})
+                    continue
+                if seat not in to_act or key in t.acted:
+                    continue
+                if msg is None:
+                    msg = json.loads(raw)
+                    w.full_parses += 1
+                legal = msg["view"]["legal"]
+                if not legal:
+                    continue
+                t.acted.add(key)
+                wait = t.next_at - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                now = time.perf_counter()
+                t.next_at = max(now, t.next_at) + t.period
+                action = "pass" if "pass" in legal and t.rng.random() < 0.6 else t.rng.choice(legal)
+                t.sent[key] = now
+                await ws.send(json.dumps({"type": "action", "client_id": f"{msg['match']}:{version}",
+                                          "action": action, "version": version}))
+    except Exception as e:
+        w.failures.append(f"{type(e).__name__}: {e}")
+
+
+def say(msg: dict) -> None:
+    sys.stdout.write(json.dumps(msg) + "\n")
+    sys.stdout.flush()
+
+
+async def report_ready(w: Worker, total: int) -> None:
+    last = None
+    while True:
+        now = (w.ready, len(w.failures))
+        if now != last:
+            say({"ready": now[0], "failed": now[1]})
+            last = now
+        if sum(now) >= total:
+            return
+        await asyncio.sleep(0.1)
+
+
+async def main(config_path: str) -> None:
+    with open(config_path) as f:
+        cfg = json.load(f)
+    w = Worker()
+    seats, period = cfg["seats"], cfg["period"]
+    tables = [Table(r["code"], r["tokens"], r["urls"], r["seed"], period) for r in cfg["tables"]]
+    loop = asyncio.get_running_loop()
+    commands = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
+    http = httpx.AsyncClient(base_url=cfg["base_url"], timeout=120, limits=httpx.Limits(max_connections=20)) \
+        if cfg["base_url"] else None
+    tasks = []
+    reporter = asyncio.create_task(report_ready(w, len(tables) * seats))
+    for t in tables:
+        for seat in range(seats):
+            tasks.append(asyncio.create_task(seat_client(t, seat, w, http)))
+            if len(tasks) % 50 == 0:
+                await asyncio.sleep(cfg["pace"])  # do not stampede the accept queue
+    while line := (await commands.readline()).decode().strip():
+        if line == "measure":
+            gc.collect()
+            gc.freeze()  # the tables and sockets are set up: keep them out of the collector's sweeps
+            w.measuring = True
+        elif line == "end":
+            w.measuring = False
+            break
+    # A closed stdin (the parent died) also ends the run.
+    say({"result": {"latencies": w.latencies, "actions": w.actions, "errors": w.errors,
+                    "matches": w.matches, "ready": w.ready, "failures": w.failures,
+                    "views": w.views, "full_parses": w.full_parses}})
+    reporter.cancel()
+    for task in tasks:
+        task.cancel()
+    await asyncio.wait(tasks, timeout=10)
+    if http is not None:
+        await http.aclose()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main(sys.argv[1]))
+    else:
+        uvloop.run(main(sys.argv[1]))
