@@ -13,13 +13,20 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+import orjson
 from starlette.websockets import WebSocket
 
 log = logging.getLogger("kozyr.hub")
 
 
 def dumps(msg: dict) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    """A message as compact JSON text.  orjson encodes the views several times faster
+    than the standard library (JSON was the largest single cost of an action under
+    load); anything it refuses (an integer beyond 64 bits) falls back to json."""
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 class Conn:
