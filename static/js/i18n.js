@@ -141,7 +141,7 @@ const pl = {
   hide: 'Ukryj', trump: 'Atut', no_trump: 'bez atu', contract: 'Kontrakt', deal_n: 'Rozdanie {n}',
   dealer: 'rozdaje', cards_n: 'kart: {n}', waiting_for: 'Ruch: {names}', talon: 'Musik',
   face_up: 'Odkryte', phase: 'Etap', total: 'Razem', deal: 'Rozdanie', round: 'Runda', crowning: 'Koronacja',
-  reign_n: 'Panowanie {n}', tricks: 'Lewy', tally: 'Lewy', declarer: 'Gra', bid: 'Licytacja',
+  reign_n: 'Panowanie {n}', tricks: 'Lewy', tally: 'Suma lew', declarer: 'Gra', bid: 'Licytacja',
   sitting_out: 'pauzuje', choose: 'Wybierz', cancel: 'Anuluj', replay: 'Powtórka', step: 'Ruch {i} z {n}',
   back: 'Wstecz', forward: 'Dalej', prev_deal: '◀ Poprzednie rozdanie', next_deal: 'Następne rozdanie ▶',
   chart: 'Przebieg partii', export: 'Eksport', match_n: 'Partia nr {n}', status_playing: 'w toku',
@@ -196,7 +196,7 @@ const TABLE = {
     made: 'made', failed: 'failed', card_points: 'Card points', change: 'Change', total_short: 'Total',
     thrown_in: 'thrown in', refused_play: 'refused to play', sits_out: 'sits out', barrel: 'on the barrel',
     tricks_n: 'tricks: {n}', title_gained: 'becomes {title}', title_kept: 'stays {title}', title_lost: 'was {title}',
-    round_over: '{round} is over', not_connected: 'Not connected: the action was not sent.',
+    round_over: '{round}: results', not_connected: 'Not connected: the action was not sent.',
     act_aside: 'Cards set aside', act_title: '{title}',
     errors: {
       stale: 'The table moved on before your action arrived; it has been refreshed.',
@@ -256,7 +256,7 @@ const TABLE = {
     made: 'сыграл', failed: 'не сыграл', card_points: 'Очки в картах', change: 'Изменение', total_short: 'Итого',
     thrown_in: 'сдался', refused_play: 'расписал', sits_out: 'на прикупе', barrel: 'на бочке',
     tricks_n: 'взяток: {n}', title_gained: 'теперь {title}', title_kept: 'остаётся: {title}', title_lost: 'был: {title}',
-    round_over: '{round}: конец', not_connected: 'Нет связи: ход не отправлен.',
+    round_over: '{round}: итоги', not_connected: 'Нет связи: ход не отправлен.',
     act_aside: 'Карты отложены', act_title: '{title}',
     errors: {
       stale: 'Стол ушёл вперёд раньше вашего хода; обновили.', illegal: 'Так сейчас ходить нельзя.',
@@ -316,7 +316,7 @@ const TABLE = {
     made: 'ugrane', failed: 'nieugrane', card_points: 'Punkty z kart', change: 'Zmiana', total_short: 'Razem',
     thrown_in: 'poddał', refused_play: 'zrezygnował', sits_out: 'pauzuje', barrel: 'na beczce',
     tricks_n: 'lew: {n}', title_gained: 'zostaje: {title}', title_kept: 'nadal: {title}', title_lost: 'był: {title}',
-    round_over: '{round}: koniec', not_connected: 'Brak połączenia: ruch nie został wysłany.',
+    round_over: '{round}: wyniki', not_connected: 'Brak połączenia: ruch nie został wysłany.',
     act_aside: 'Karty odłożone', act_title: '{title}',
     errors: {
       stale: 'Stół poszedł dalej przed twoim ruchem; odświeżono.', illegal: 'Tego ruchu nie można teraz zrobić.',

@@ -50,7 +50,7 @@ export default {
       return h('span', null, h('span', { class: `badge t-${now}`, text: titleName(now, view.variant) }),
         was && was !== now ? h('small', { class: 'muted', text: ` (${t('title_lost', { title: titleName(was, view.variant) })})` }) : null);
     };
-    return [h('p', { class: 'summary-head' }, roundName(r.round), ended >= 0 ? ` · ${t('round_over', { round: roundName(r.round) })}` : null),
+    return [h('p', { class: 'summary-head', text: ended >= 0 ? t('round_over', { round: roundName(r.round) }) : roundName(r.round) }),
       seatTable(r.scores.length, ctx, [
         { head: t('tricks'), cls: 'num', cell: (s) => changeCell(r, s) },
         { head: t('tally'), cls: 'num', cell: (s) => String(r.totals[s]) },
