@@ -68,6 +68,13 @@ class Pending:
     result: dict | None = None
 
 
+def view_delta(old: dict, new: dict) -> tuple[dict, list[str]]:
+    """The top-level keys of ``new`` whose value differs from ``old`` (``set``) and the
+    keys of ``old`` that ``new`` lacks (``unset``): README "Agreed additions", delta."""
+    changed = {k: v for k, v in new.items() if k not in old or old[k] != v}
+    return changed, [k for k in old if k not in new]
+
+
 class LiveMatch:
     def __init__(self, row: m.Match, room_code: str) -> None:
         self.id = row.id

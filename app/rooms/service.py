@@ -30,7 +30,7 @@ from ..limits import CodeGuard, check_open_rooms
 from ..metrics import Metrics
 from .bots import BotRunner, room_bots
 from .hub import Conn, Hub, dumps
-from .live import Duplicate, LiveMatch, Stale
+from .live import Duplicate, LiveMatch, Stale, view_delta
 
 log = logging.getLogger("kozyr.rooms")
 
@@ -399,10 +399,7 @@ class Kozyr:
 
     def _delta_text(self, live: LiveMatch, seat: int | None, base: tuple[int, dict]) -> str:
         """The delta from ``base`` (version, view) of the seat to its view now."""
-        old = base[1]
-        new = live.view(seat)
-        changed = {k: v for k, v in new.items() if k not in old or old[k] != v}
-        gone = [k for k in old if k not in new]
+        changed, gone = view_delta(base[1], live.view(seat))
         return dumps({"type": "delta", "version": live.version, "match": live.id, "base": base[0],
                       "set": changed, "unset": gone})
 
