@@ -230,7 +230,24 @@ def test_disconnect_banner_names_the_player(server, new_page):
     banner = page.locator("[data-role=disconnected][data-seat='1']")
     banner.wait_for()
     assert "Guest Who Leaves" in banner.inner_text()
-    assert page.locator("[data-role=bot-now]").count() == 1  # the host may let a bot play now
+    # the host lets a bot play the absent seat now; everyone is told
+    page.locator("[data-role=bot-now]").click()
+    page.locator("[data-role=disconnected][data-seat='1']", has_text="a bot plays for Guest Who Leaves").wait_for()
+    assert page.locator("[data-role=bot-now]").count() == 0
+    assert not page.errors, page.errors
+
+
+def test_im_back_takes_the_seat_back_from_the_bot(server, new_page):
+    """takeover_seconds: a bot plays for the host who waits; his page says so and offers
+    "I'm back", which hands the seat back (a `back` message)."""
+    _need(server, "king-3p")
+    code, players = new_room(server, "king-3p", ["Sleepy", "Awake", "Also"], takeover=3)
+    page = open_seat(new_page, server, code, players[0], PHONE, lang="pl")
+    back = page.locator("[data-role=im-back]")
+    back.wait_for(timeout=20000)
+    assert "Teraz gra za ciebie bot" in page.locator("[data-role=bot-plays-you]").inner_text()
+    back.click()
+    back.wait_for(state="detached", timeout=2500)
     assert not page.errors, page.errors
 
 
