@@ -23,14 +23,14 @@ def test_screenshot(server, new_page, screenshots, scene):
     try:
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
         page.wait_for_timeout(300)
+        if sc.prepare:
+            sc.prepare(page)
         for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
             page.set_viewport_size(viewport)
             for lang in ("ru", "pl", "en"):
                 page.locator("#lang").select_option(lang)
                 page.wait_for_timeout(100)
                 page.screenshot(path=str(screenshots / f"table-{scene}-{size}-{lang}.png"))
-        if "summary" in scene:
-            pass
         page.locator("[data-role=open-scores]").click()
         page.wait_for_timeout(100)
         page.screenshot(path=str(screenshots / f"table-{scene}-phone-scores.png"))
