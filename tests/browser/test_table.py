@@ -163,6 +163,13 @@ def test_deal_summary_shows_every_change_and_survives_a_reload(server, new_page)
         table.act(bidder, "pass")
         page.locator(f".felt[data-version='{table.views[0]['version']}']").wait_for()
         assert summary.is_visible()
+        # the history opens in its own tab: this table keeps its connection
+        with page.context.expect_page() as popup:
+            page.locator(".scores .history-link").click()
+        popup.value.locator(".history").wait_for()
+        assert page.locator("#status").get_attribute("data-status") == "online"
+        assert page.locator(".felt").count() == 1
+        popup.value.close()
         page.reload()
         page.locator("[data-role=deal-summary][data-deal='1']").wait_for()
         page.locator("[data-role=dismiss-summary]").click()
