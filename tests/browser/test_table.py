@@ -318,3 +318,20 @@ def test_long_names_fit_in_the_lobby_and_table_on_the_phone(server, new_page):
     assert no_sideways_overflow(page)
     assert hand_inside_viewport(page) == []
     assert not page.errors
+
+
+def test_last_trick_closes_itself_on_the_next_card(server, new_page):
+    _need(server, "king-classic")
+    code, players = new_room(server, "king-classic", ["Aa", "Bb", "Cc", "Dd"])
+    with WsTable(server, code, [p["token"] for p in players]) as table:
+        table.run(lambda views: 0 if views[0]["view"]["last_trick"] and views[0]["view"]["trick"]
+                  and views[0]["view"]["phase"] == "play" else None, random.Random(3))
+        page = open_seat(new_page, server, code, players[0], PHONE)
+        page.locator("[data-role=last-trick]").click()
+        assert page.locator(".trick.last .card").count() == 4
+        seat = table.view["to_act"][0]
+        action = next(a for a in table.views[seat]["view"]["legal"] if a.startswith("play:"))
+        table.act(seat, action)
+        page.locator(f".trick:is(.current, .held) [data-card='{action[5:]}']").wait_for()
+        assert page.locator(".trick.last").count() == 0
+        assert not page.errors, page.errors
