@@ -231,12 +231,12 @@ const TABLE = {
     rules: {
       thousand: {
         bidding: 'Each call passes or bids higher than the last; a pass is final. Without a marriage nobody bids above 120. The last bidder takes the talon and must score at least his contract.',
-        talon: 'The declarer takes the talon (1001: shows it, takes it, gives one card to each opponent, then names a contract at least his bid). Throwing in or refusing costs the contract at once.',
-        play: 'Follow suit if you can, else trump if you can. Leading the K or Q of a marriage you hold may declare it: that suit becomes trump and you score its value. Card points: A 11, 10 10, K 4, Q 3, J 2.',
+        talon: 'The declarer takes the talon (1001: shows it, takes it, gives one card to each opponent, then names a contract at least his bid). Throwing in or refusing ends the deal for the declarer at once.',
+        play: 'Follow suit if you can, else trump if you can (1000: beat the highest card of the led suit if you can). Leading the K or Q of a marriage you hold may declare it: that suit becomes trump and you score its value. Card points: A 11, 10 10, K 4, Q 3, J 2.',
       },
       king: {
         choose: 'The chooser sees his first three cards and names the trump suit, or lets the last card dealt to him decide.',
-        play: 'Follow suit if you can. Negative deals: avoid what the contract names (tricks, jacks, queens, hearts, the last two tricks, the King of hearts, or all of them). Trump deals: every trick pays.',
+        play: 'Follow suit if you can. Negative deals: avoid what the contract names (tricks, jacks, queens, hearts, the last two tricks, the King of hearts, or all of them). Trump deals: trump when you cannot follow; every trick pays.',
       },
       korol: {
         play: 'Follow suit if you can; trumping is allowed, never required. Each trick counts towards your tally; reaching the target gives you the next free title and you leave the round.',
@@ -296,12 +296,12 @@ const TABLE = {
     rules: {
       thousand: {
         bidding: 'Каждый либо пасует, либо торгуется выше; пас — окончательно. Без марьяжа выше 120 не торгуются. Последний торговавшийся берёт прикуп и должен набрать не меньше заказа.',
-        talon: 'Играющий берёт прикуп (1001: открывает, берёт, отдаёт по карте каждому сопернику и назначает игру не ниже своей ставки). Сдаться или отказаться — сразу минус заказ.',
-        play: 'Ходят в масть, нет масти — козырем, если есть. Заходя с короля или дамы марьяжа на руке, можно объявить его: масть становится козырной, марьяж идёт в очки. Очки карт: туз 11, десятка 10, король 4, дама 3, валет 2.',
+        talon: 'Играющий берёт прикуп (1001: открывает, берёт, отдаёт по карте каждому сопернику и назначает игру не ниже своей ставки). Сдаться или отказаться — сдача для играющего сразу кончается.',
+        play: 'Ходят в масть, нет масти — козырем, если есть (1000: в масть — старше лежащих, если можно). Заходя с короля или дамы марьяжа на руке, можно объявить его: масть становится козырной, марьяж идёт в очки. Очки карт: туз 11, десятка 10, король 4, дама 3, валет 2.',
       },
       king: {
         choose: 'Выбирающий видит свои первые три карты и называет козырь или говорит «по последней»: тогда козырь — масть последней сданной ему карты.',
-        play: 'Ходят в масть, если есть. В минусовых сдачах не берите то, что названо (взятки, мальчиков, девочек, червей, две последние, кинга или всё сразу). В отыгрыше каждая взятка в плюс.',
+        play: 'Ходят в масть, если есть. В минусовых сдачах не берите то, что названо (взятки, мальчиков, девочек, червей, две последние, кинга или всё сразу). В отыгрыше без масти бьют козырем; каждая взятка в плюс.',
       },
       korol: {
         play: 'Ходят в масть, если есть; бить козырем можно, но не обязательно. Взятки идут в счёт; набравший нужное число получает следующий свободный титул и выходит из круга.',
@@ -361,12 +361,12 @@ const TABLE = {
     rules: {
       thousand: {
         bidding: 'Każdy pasuje albo licytuje wyżej; pas jest ostateczny. Bez meldunku nie licytuje się powyżej 120. Ostatni licytujący bierze musik i musi ugrać co najmniej swoją grę.',
-        talon: 'Grający bierze musik (1001: odkrywa go, bierze, daje po karcie przeciwnikom i deklaruje grę nie niższą od licytacji). Poddanie albo rezygnacja od razu kosztuje wartość gry.',
-        play: 'Do koloru, jeśli masz; jeśli nie — atutem, jeśli masz. Wychodząc królem lub damą z meldunku na ręce możesz go zgłosić: ten kolor zostaje atutem, a meldunek się liczy. Punkty kart: as 11, dziesiątka 10, król 4, dama 3, walet 2.',
+        talon: 'Grający bierze musik (1001: odkrywa go, bierze, daje po karcie przeciwnikom i deklaruje grę nie niższą od licytacji). Poddanie albo rezygnacja od razu kończy rozdanie grającego.',
+        play: 'Do koloru, jeśli masz; jeśli nie — atutem, jeśli masz (1000: do koloru wyżej od leżących, jeśli możesz). Wychodząc królem lub damą z meldunku na ręce możesz go zgłosić: ten kolor zostaje atutem, a meldunek się liczy. Punkty kart: as 11, dziesiątka 10, król 4, dama 3, walet 2.',
       },
       king: {
         choose: 'Wybierający widzi trzy pierwsze karty i wybiera atut albo mówi „z ostatniej”: atutem jest kolor ostatniej rozdanej mu karty.',
-        play: 'Do koloru, jeśli masz. W rozdaniach ujemnych nie bierz tego, co nazwano (lew, waletów, dam, kierów, dwóch ostatnich lew, króla kier albo wszystkiego). W odgrywce każda lewa się liczy.',
+        play: 'Do koloru, jeśli masz. W rozdaniach ujemnych nie bierz tego, co nazwano (lew, waletów, dam, kierów, dwóch ostatnich lew, króla kier albo wszystkiego). W odgrywce bez koloru bij atutem; każda lewa się liczy.',
       },
       korol: {
         play: 'Do koloru, jeśli masz; przebijanie atutem wolno, ale nie trzeba. Lewy się sumują; kto dojdzie do celu, dostaje następny wolny tytuł i wychodzi z rundy.',

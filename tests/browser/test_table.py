@@ -335,3 +335,23 @@ def test_last_trick_closes_itself_on_the_next_card(server, new_page):
         page.locator(f".trick:is(.current, .held) [data-card='{action[5:]}']").wait_for()
         assert page.locator(".trick.last").count() == 0
         assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("scene", ["thousand-talon-give", "thousand-summary", "king-choose", "korol-tribute",
+                                   "krol-pool", "king-match-over"])
+def test_no_raw_ids_in_any_phase(server, new_page, scene):
+    """Prompts, summaries, standings, logs and labels of every phase are words in ru, pl, en."""
+    sc = SCENES[scene]
+    _need(server, sc.variant)
+    code, players, seat, table = sc.bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
+        for lang in ("ru", "pl", "en"):
+            page.locator("#lang").select_option(lang)
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            assert _raw_ids(page) == [], (lang, _raw_ids(page))
+        assert page.locator("[data-role=prompt]").inner_text().strip()
+        assert no_sideways_overflow(page)
+        assert not page.errors, page.errors
+    finally:
+        table.close()
