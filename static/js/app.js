@@ -98,6 +98,7 @@ class RoomPage {
     this.scores = new Region(h('section', { class: 'panel scores', 'data-role': 'scores' }));
     this.tableBox = h('div', { class: 'table-box' }, this.table.el);
     this.side = h('aside', { class: 'room-side' }, this.scores.el, this.chat.el);
+    this.side.addEventListener('click', (e) => { if (e.target === this.side) this.store.update({ side: null }); });  // the phone's backdrop
     this.pageEl = h('div', { class: 'room-page' }, h('div', { class: 'room-main' }, this.lobby.el, this.tableBox), this.side);
     clear(this.root).append(this.pageEl);
     this.tools = new Region(toolsEl);

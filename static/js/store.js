@@ -23,13 +23,6 @@ export class Store {
     }
   }
 
-  // Mark keys as changed without a new value (e.g. the language).
-  touch(...keys) {
-    for (const key of keys) this.changed.add(key);
-    this.update({});
-    if (!this.scheduled) { this.scheduled = true; queueMicrotask(() => this.flush()); }
-  }
-
   subscribe(fn) {
     this.subscribers.push(fn);
     return () => { this.subscribers = this.subscribers.filter((f) => f !== fn); };
