@@ -30,6 +30,7 @@ screenshots: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine app tests bench
+	$(BIN)/mypy engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache kozyr.db

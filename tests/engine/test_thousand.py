@@ -120,12 +120,13 @@ def test_deal_sizes_and_seeded_shuffle_T6_C3():
                                     ("thousand-1000-2p", 2, 10, 4)]:
         a = find_variant(vid).new_match(seats, seed=77)
         b = find_variant(vid).new_match(seats, seed=77)
-        assert a._dealt == b._dealt  # rule C-3: same seed, same deal
-        sizes = sorted((len(h) for h in a._dealt["hands"]), reverse=True)
+        dealt = a.card_locations()
+        assert dealt == b.card_locations()  # rule C-3: same seed, same deal
+        sizes = sorted((len(dealt[f"hand:{s}"]) for s in range(seats)), reverse=True)
         assert sizes == [hand] * min(seats, 3) + [0] * (seats - min(seats, 3))
-        assert len(a._dealt["talon"]) == talon
+        assert len(dealt["talon"]) == talon
     c = find_variant("thousand-1001").new_match(3, seed=78)
-    assert c._dealt != find_variant("thousand-1001").new_match(3, seed=77)._dealt
+    assert c.card_locations() != find_variant("thousand-1001").new_match(3, seed=77).card_locations()
 
 
 def test_preset_that_does_not_fit_is_refused_T6():
