@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -64,8 +64,20 @@ def rename_player(s: Session, player_id: int, name: str) -> m.Player:
     return row
 
 
+def ping(s: Session) -> None:
+    s.execute(text("SELECT 1"))
+
+
+def player_row(s: Session, player_id: int) -> m.Player:
+    return s.get(m.Player, player_id)
+
+
+def find_match(s: Session, match_id: str) -> m.Match | None:
+    return s.get(m.Match, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+
+
 def match_row(s: Session, match_id: str) -> m.Match:
-    row = s.get(m.Match, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+    row = find_match(s, match_id)
     if row is None:
         raise UnknownMatch(f"no match {match_id!r}")
     return row

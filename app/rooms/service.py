@@ -245,7 +245,7 @@ class RoomService:
         with self.db.write() as s:
             if limit > 0 and store.open_rooms(s, player.id) >= limit:
                 raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
-            host = s.get(m.Player, player.id)
+            host = store.player_row(s, player.id)
             room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
             room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
                                      else self.settings.turn_timeout) or None
@@ -377,7 +377,7 @@ class RoomService:
         def save() -> m.ChatMessage:
             with self.db.write() as s:
                 room = store.room_by_code(s, conn.room_code)
-                player = s.get(m.Player, conn.player_id)
+                player = store.player_row(s, conn.player_id)
                 return store.add_chat(s, room, player, conn.seat, text)
         row = await self.k.run(save)
         version, match = self.k.stamp(conn.room_code)
