@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         first = errs[0] if errs else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
         return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid request')}",
-                             "code": "invalid_request", "errors": _plain(errs)}, status_code=422)
+                             "code": "invalid_request", "errors": _plain(list(errs))}, status_code=422)
 
     for module in (players, variants, rooms, bots, matches, ws):
         app.include_router(module.router)

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from anyio import to_thread
 
@@ -52,6 +52,9 @@ from .history import History
 from .hub import Conn, Hub
 from .live import LiveMatch
 from .loop import MatchLoop
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .fanout import RedisFanout
 
 log = logging.getLogger("kozyr.rooms")
 T = TypeVar("T")
@@ -415,7 +418,7 @@ class Kozyr:
         self.settings = settings
         self.db = Database(settings.database_url)
         self.hub = Hub()
-        self.fanout = None  # RedisFanout when REDIS_URL is set
+        self.fanout: RedisFanout | None = None  # when REDIS_URL is set
         self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
         self.live = self.matches.live
         self.rooms = RoomService(self)
