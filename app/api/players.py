@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from ..db.errors import BadName
 from ..rooms.text import clean_name
 from .deps import KozyrDep, PlayerDep
-from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerWithToken
+from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerStats, PlayerWithToken
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -55,3 +55,10 @@ async def my_matches(player: PlayerDep, kozyr: KozyrDep,
     return await run_in_threadpool(partial(
         kozyr.history.matches, player_id=player.id, with_player=with_player, variant=variant,
         since=since, until=until, status=status, limit=limit, offset=offset))
+
+
+@router.get("/{player_id}/stats", response_model=PlayerStats)
+async def stats(player_id: int, kozyr: KozyrDep) -> dict:
+    """What the player's finished deals say: deals, contracts declared and made, bids,
+    marriages, Король titles (the typed score / role rows)."""
+    return await run_in_threadpool(kozyr.history.stats, player_id)

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from anyio import to_thread
 
@@ -52,6 +52,9 @@ from .history import History
 from .hub import Conn, Hub
 from .live import LiveMatch
 from .loop import MatchLoop
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .fanout import RedisFanout
 
 log = logging.getLogger("kozyr.rooms")
 T = TypeVar("T")
@@ -217,11 +220,13 @@ class RoomService:
                 self.announce(live.room_code)
 
     def forget_if_idle(self, code: str) -> None:
-        """Nobody is left in the room: drop a finished match from memory."""
+        """Nobody is left in the room: drop a finished match and the room's state from
+        memory (read again when somebody comes back)."""
         if self.hub.conns(code):
             return
-        match_id = (self.snapshots.get(code) or {}).get("match", {}) or {}
-        live = self.k.live.get(match_id.get("id", "")) if match_id else None
+        snap = self.snapshots.pop(code, None)
+        match = snap["match"] if snap else None
+        live = self.k.live.get(match["id"]) if match else None
         if live is not None and live.finished and not live.lock.locked():
             self.k.matches.forget(live)
 
@@ -245,7 +250,7 @@ class RoomService:
         with self.db.write() as s:
             if limit > 0 and store.open_rooms(s, player.id) >= limit:
                 raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
-            host = s.get(m.Player, player.id)
+            host = store.player_row(s, player.id)
             room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
             room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
                                      else self.settings.turn_timeout) or None
@@ -377,7 +382,7 @@ class RoomService:
         def save() -> m.ChatMessage:
             with self.db.write() as s:
                 room = store.room_by_code(s, conn.room_code)
-                player = s.get(m.Player, conn.player_id)
+                player = store.player_row(s, conn.player_id)
                 return store.add_chat(s, room, player, conn.seat, text)
         row = await self.k.run(save)
         version, match = self.k.stamp(conn.room_code)
@@ -415,7 +420,7 @@ class Kozyr:
         self.settings = settings
         self.db = Database(settings.database_url)
         self.hub = Hub()
-        self.fanout = None  # RedisFanout when REDIS_URL is set
+        self.fanout: RedisFanout | None = None  # when REDIS_URL is set
         self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
         self.live = self.matches.live
         self.rooms = RoomService(self)
