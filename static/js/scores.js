@@ -52,7 +52,7 @@ function kingSheet(rows, names) {
       [r.orderer, r.chooser].some((x) => x !== null && x !== undefined)
         ? h('small', { class: 'muted', text: ` · ${shortName(names[r.orderer ?? r.chooser] ?? '')}` }) : null)));
   const last = rows[rows.length - 1];
-  const foot = last ? h('tfoot', null, h('tr', null, h('th', { text: t('total') }),
+  const foot = last ? h('tfoot', null, h('tr', null, h('th', { text: 'Σ', title: t('total'), 'aria-label': t('total') }),
     names.map((_, s) => h('th', { class: 'score', text: num(last.totals[s]) })), h('th'))) : null;
   return h('table', { class: 'sheet king' }, h('thead', null, headRow(names, ['#'], [t('contract')])), h('tbody', null, body), foot);
 }

@@ -85,6 +85,7 @@ class TrickView {
       if (!keep.has(key)) { slot.remove(); this.slots.delete(key); }
     }
     this.mode = mode;
+    this.el.classList.toggle('empty', !(cards || []).length);
     this.box.className = `trick ${mode} n${n}`;
     this.box.dataset.role = mode;
   }
