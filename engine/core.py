@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from .actions import _CACHE as _PARSED
 from .actions import Action
 from .cards import is_card, sort_hand
 
@@ -247,6 +248,7 @@ def registered_ids() -> list[str]:
 
 
 PUBLIC: frozenset[int] = frozenset()  # the ``seen_by`` of a log entry everyone sees in full
+_PUBLIC_ENTRIES: dict[tuple[int, str], LogEntry] = {}
 
 
 @dataclass(slots=True)
@@ -263,6 +265,15 @@ class LogEntry:
         if self.hidden is None or (seat is not None and seat in self.seen_by):
             return self.action
         return self.hidden
+
+
+def public_entry(seat: int, action: str) -> LogEntry:
+    """The log entry of a public action (a card played ...): log entries are never
+    changed, so one object serves every match (the hot path of card play)."""
+    entry = _PUBLIC_ENTRIES.get((seat, action))
+    if entry is None:
+        entry = _PUBLIC_ENTRIES[seat, action] = LogEntry(seat, action, None, PUBLIC)
+    return entry
 
 
 def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
@@ -452,8 +463,7 @@ class Match:
             raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
         legal = self._legal_cache.get(seat)
         if legal is None:
-            self.legal_actions(seat)
-            legal = self._legal_cache[seat]
+            legal = self._legal(seat) if (not self.over and seat in self._to_act()) else []
         if type(action) is not str or action not in legal:
             self._reject(seat, action)
         self._legal_cache = {}
@@ -772,7 +782,7 @@ class Match:
 
     def _do(self, seat: int, action: str) -> None:
         """Carry out a legal action: the stage's method for the action's kind."""
-        act = Action.parse(action)
+        act = _PARSED.get(action) or Action.parse(action)
         self._do_of[self.stage][act.kind](self, seat, act)
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
