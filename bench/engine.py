@@ -66,6 +66,7 @@ def run(variant_id: str, seconds: float, seed0: int) -> tuple[int, int, float]:
     rng = random.Random(seed0)
     matches = actions = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     deadline = start + seconds
     seed = seed0
     while time.perf_counter() < deadline:
@@ -81,6 +82,7 @@ def run(variant_id: str, seconds: float, seed0: int) -> tuple[int, int, float]:
         if not budget:
             raise SystemExit(f"{variant_id}: match with seed {seed - 1} did not end")
         matches += 1
+    run.cpu = time.process_time() - cpu  # type: ignore[attr-defined]
     return matches, actions, time.perf_counter() - start
 
 
@@ -95,6 +97,7 @@ def worker(root: str, variant_id: str, seconds: float, seed: int) -> dict:
 def compare(args: argparse.Namespace, ids: list[str]) -> None:
     old = str(Path(args.compare).resolve())
     print(f"# new: {HERE}  old: {old}")
+    print("# actions per second of process CPU time (a shared machine's waits left out)")
     print(f"{'variant':<18} {'old actions/s':>14} {'new actions/s':>14} {'new/old':>8}")
     for vid in ids:
         rates: dict[str, list[float]] = {"old": [], "new": []}
@@ -106,7 +109,7 @@ def compare(args: argparse.Namespace, ids: list[str]) -> None:
                 except subprocess.CalledProcessError:
                     rates[name].append(float("nan"))  # a variant the old engine lacks
                     continue
-                rates[name].append(res["actions"] / res["seconds"])
+                rates[name].append(res["actions"] / res["cpu"])
         o, n = statistics.median(rates["old"]), statistics.median(rates["new"])
         print(f"{vid:<18} {o:>14,.0f} {n:>14,.0f} {n / o:>7.2f}x", flush=True)
 
@@ -136,7 +139,7 @@ def main() -> None:
     ids = args.variant or VARIANTS
     if args.worker:
         m, a, dt = run(ids[0], args.seconds, args.seed)
-        print(json.dumps({"matches": m, "actions": a, "seconds": dt}))
+        print(json.dumps({"matches": m, "actions": a, "seconds": dt, "cpu": run.cpu}))
         return
     print(f"# {' '.join([Path(sys.executable).name, *sys.argv])}")
     print(f"# python {sys.version.split()[0]}, {args.runs} runs x {args.seconds}s each, one core")

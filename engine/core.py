@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from .actions import _CACHE as _PARSED
 from .actions import Action
 from .cards import is_card, sort_hand
 
@@ -247,6 +248,7 @@ def registered_ids() -> list[str]:
 
 
 PUBLIC: frozenset[int] = frozenset()  # the ``seen_by`` of a log entry everyone sees in full
+_PUBLIC_ENTRIES: dict[tuple[int, str], LogEntry] = {}
 
 
 @dataclass(slots=True)
@@ -263,6 +265,15 @@ class LogEntry:
         if self.hidden is None or (seat is not None and seat in self.seen_by):
             return self.action
         return self.hidden
+
+
+def public_entry(seat: int, action: str) -> LogEntry:
+    """The log entry of a public action (a card played ...): log entries are never
+    changed, so one object serves every match (the hot path of card play)."""
+    entry = _PUBLIC_ENTRIES.get((seat, action))
+    if entry is None:
+        entry = _PUBLIC_ENTRIES[seat, action] = LogEntry(seat, action, None, PUBLIC)
+    return entry
 
 
 def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
@@ -442,7 +453,11 @@ class Match:
         if cached is None:
             if type(seat) is not int or not 0 <= seat < self.seats:
                 self._check_seat(seat)  # raises ValueError
-            cached = self._legal(seat) if (not self.over and seat in self._to_act()) else []
+            if self.over or seat not in self._to_act():
+                cached = []
+            else:  # the stage's method straight from the table (the hot path), else the hook
+                fn = self._legal_of.get(self.stage)
+                cached = fn(self, seat) if fn is not None else self._legal(seat)
             self._legal_cache[seat] = cached
         return cached.copy()
 
@@ -452,13 +467,17 @@ class Match:
             raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
         legal = self._legal_cache.get(seat)
         if legal is None:
-            self.legal_actions(seat)
-            legal = self._legal_cache[seat]
+            legal = self._legal(seat) if (not self.over and seat in self._to_act()) else []
         if type(action) is not str or action not in legal:
             self._reject(seat, action)
         self._legal_cache = {}
         self.actions.append((seat, action))
-        self._do(seat, action)
+        do = self._do_of.get(self.stage)
+        if do is None:
+            self._do(seat, action)
+            return
+        act = _PARSED.get(action) or Action.parse(action)  # _do, inlined (the hot path)
+        do[act.kind](self, seat, act)
 
     def _reject(self, seat: int, action: object) -> None:
         if not isinstance(action, str):
@@ -767,12 +786,14 @@ class Match:
         raise NotImplementedError
 
     def _legal(self, seat: int) -> list[str]:
-        """That seat's legal actions: the stage's ``legal`` method (``STAGES``)."""
+        """That seat's legal actions: the stage's ``legal`` method (``STAGES``).
+        ``legal_actions`` calls the table itself; a family overrides this hook
+        only for stages it leaves out of ``STAGES`` (so does ``_do``)."""
         return self._legal_of[self.stage](self, seat)
 
     def _do(self, seat: int, action: str) -> None:
         """Carry out a legal action: the stage's method for the action's kind."""
-        act = Action.parse(action)
+        act = _PARSED.get(action) or Action.parse(action)
         self._do_of[self.stage][act.kind](self, seat, act)
 
     def _why_illegal(self, seat: int, action: str) -> str | None:

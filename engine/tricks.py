@@ -78,6 +78,17 @@ class FollowRule:
                 return trumps, self.why_trump
         return list(hand), ""
 
+    def playable_codes(self, hand: Sequence[str], trick: Trick, trump: str | None,
+                       strength: dict[str, int], codes: dict[str, str]) -> list[str]:
+        """:meth:`playable` written as actions (``codes``: card -> action text), in one
+        pass over the hand in the common case (the search bots' inner loop)."""
+        if not self.must_beat:
+            led = trick[0][1][1]
+            out = [codes[c] for c in hand if c[1] == led]
+            if out:
+                return out
+        return [codes[c] for c in self.playable(hand, trick, trump, strength)[0]]
+
     def why_not(self, card: str, hand: Sequence[str], trick: Trick, trump: str | None,
                 strength: dict[str, int]) -> str:
         """Why ``card`` (held) may not follow ``trick``; "" if it may."""

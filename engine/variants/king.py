@@ -48,8 +48,6 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..core import (
-    PUBLIC,
-    LogEntry,
     Match,
     Option,
     Stage,
@@ -57,6 +55,7 @@ from ..core import (
     assign_hidden,
     check,
     deal_cards_round,
+    public_entry,
     register,
 )
 from ..tricks import FollowRule, winning_play
@@ -191,6 +190,8 @@ class KingMatch(Match):
         return list(self.choices)
 
     def _legal_play(self, seat: int) -> list[str]:
+        if self.trick and not self.king_must_go:  # rules K-3, K-12
+            return FOLLOW.playable_codes(self.hands[seat], self.trick, self.trump, self.strength, PLAY)
         return [PLAY[c] for c in self._playable(seat)[0]]
 
     def _playable(self, seat: int) -> tuple[list[str], str]:
@@ -234,9 +235,9 @@ class KingMatch(Match):
     # -- hooks: actions ------------------------------------------------------
 
     def _do_play(self, seat: int, act: Action) -> None:
-        card = cast(str, act.card)
+        card: str = act.card  # type: ignore[assignment]  # play:XX
         self.hands[seat].remove(card)
-        self.log.append(LogEntry(seat, act.text, None, PUBLIC))  # self._log, without the call
+        self.log.append(public_entry(seat, act.text))
         trick = self.trick
         if trick:
             led = self.led

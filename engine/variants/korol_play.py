@@ -26,7 +26,7 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import PUBLIC, EngineError, LogEntry, Match, Stage, assign_hidden
+from ..core import EngineError, Match, Stage, assign_hidden, public_entry
 from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"
@@ -110,10 +110,10 @@ class KorolMatch(Match):
 
     def _next_active(self, seat: int) -> int:
         """The next active player after ``seat`` in this round's turn order (rule R-5)."""
-        return cast(int, self._succ[seat])  # never asked once nobody is active
+        return self._succ[seat]  # type: ignore[return-value]  # never None while anyone plays
 
     def _highest_active(self) -> int:
-        return cast(int, self._top)
+        return self._top  # type: ignore[return-value]  # never None while anyone plays
 
     def _recount(self) -> None:
         """Cache who follows whom among the active players (the hot path asks often)."""
@@ -198,7 +198,7 @@ class KorolMatch(Match):
     # -- play -------------------------------------------------------------------
 
     def _to_act(self) -> list[int]:
-        return [cast(int, self.cur)]
+        return [self.cur]  # type: ignore[list-item]  # None only once the match is over
 
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
@@ -216,18 +216,18 @@ class KorolMatch(Match):
                 if trumps:
                     return trumps
             return [PLAY[c] for c in hand]
-        return [PLAY[c] for c in FOLLOW.playable(hand, trick, self.trump, STRENGTH)[0]]  # rule R-2
+        return FOLLOW.playable_codes(hand, trick, self.trump, STRENGTH, PLAY)  # rule R-2
 
     def _do_play(self, seat: int, act: Action) -> None:
-        card = cast(str, act.card)
+        card: str = act.card  # type: ignore[assignment]  # play:XX
         self.hands[seat].remove(card)
         for k in self.known:  # a played card is public
             k.pop(card, None)
         trick = self.trick
-        if trick:
+        if trick and card[1] != trick[0][1][1]:  # a discard shows a void (FOLLOW.reveals)
             self.voids[seat].update(FOLLOW.reveals(trick, card, self.trump, STRENGTH)[0])
         trick.append((seat, card))
-        self.log.append(LogEntry(seat, act.text, None, PUBLIC))
+        self.log.append(public_entry(seat, act.text))
         if len(trick) < self.n_active:
             self.cur = self._next_active(seat)
             return

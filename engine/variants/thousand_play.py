@@ -6,10 +6,10 @@ it declares the whole state of a deal, which ``ThousandMatch._start_deal`` sets 
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from ..actions import Action
-from ..core import PUBLIC, EngineError, LogEntry, Match
+from ..core import EngineError, Match, public_entry
 from ..tricks import FollowRule, winning_play
 from .thousand_cards import (
     ALL_NINES,
@@ -96,7 +96,7 @@ class ThousandPlay(Match):
         hand = self.hands[seat]
         codes = self.play_codes
         if self.trick:
-            return [codes[c] for c in self.FOLLOW.playable(hand, self.trick, self.trump, STRENGTH)[0]]
+            return self.FOLLOW.playable_codes(hand, self.trick, self.trump, STRENGTH, codes)
         acts = [codes[c] for c in hand]
         if self._may_declare(seat):
             marry = self.marriage_codes
@@ -118,11 +118,11 @@ class ThousandPlay(Match):
             bans.update(c for c in SUIT_CARDS[trick[0][1][1]] if STRENGTH[c] > limit)
 
     def _do_play(self, seat: int, act: Action) -> None:
-        card = cast(str, act.card)  # play:XX, marriage:XX
+        card: str = act.card  # type: ignore[assignment]  # play:XX, marriage:XX
         self.hands[seat].remove(card)
         trick = self.trick
-        if trick:
-            self._note_follow(seat, card)
+        if trick and (card[1] != trick[0][1][1] or self.FOLLOW.must_beat):
+            self._note_follow(seat, card)  # following suit in 1001 shows nothing
         else:
             self.first_lead = False
             if act.kind == "marriage":  # rule T-23: the suit is trump at once, the led card included
@@ -130,7 +130,7 @@ class ThousandPlay(Match):
                 self.marriages.append((seat, card[1], card))
         trick.append((seat, card))
         self.played_by[card] = seat
-        self.log.append(LogEntry(seat, act.text, None, PUBLIC))  # self._log, without the call
+        self.log.append(public_entry(seat, act.text))
         if len(trick) < self.trick_size:
             self.turn = self.next_seat[seat]
             return
