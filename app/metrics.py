@@ -12,8 +12,9 @@
                                 stall of the loop delays every room of the process.  cause:
                                 "loop" (the loop's own thread ran: our code, the collector),
                                 "threads" (other threads of the process ran: the writer, worker
-                                threads, holding the GIL), "machine" (the process hardly ran:
-                                the OS gave the CPU to other processes)
+                                threads, holding the GIL), "off_cpu" (the loop thread was off the CPU:
+                                descheduled by the OS for other processes, or blocked in a
+                                system call)
     kozyr_gc_pause_seconds{generation}  garbage-collector pauses (histogram)
 
 Stalls longer than ``Settings.stall_log_ms`` are also logged as warnings.
@@ -154,10 +155,11 @@ class Metrics:
 
 def stall_cause(wall: float, loop_cpu: float, threads_cpu: float) -> str:
     """Why a timer of the event loop ran late, from the CPU time its wait took: the
-    loop's own thread (our code, the collector), the process's other threads (the
-    writer, worker threads: they hold the GIL), or neither (the OS ran others)."""
+    loop's own thread ran (our code, the collector), the process's other threads ran
+    (the writer, worker threads: they hold the GIL), or neither: the loop thread was
+    off the CPU (the OS ran other processes, or the thread sat in a system call)."""
     if loop_cpu >= 0.5 * wall:
         return "loop"
     if loop_cpu + threads_cpu >= 0.5 * wall:
         return "threads"
-    return "machine"
+    return "off_cpu"
