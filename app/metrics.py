@@ -9,7 +9,8 @@
     kozyr_slow_clients_total    sockets dropped for not reading (counter)
     kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up
     kozyr_loop_lag_seconds{cause}  how late the event loop ran a 10 ms timer (histogram): a
-                                stall of the loop delays every room of the process.  cause:
+                                stall of the loop delays every room of the process.  cause
+                                (of a lag of 5 ms or more; "none" below):
                                 "loop" (the loop's own thread ran: our code, the collector),
                                 "threads" (other threads of the process ran: the writer, worker
                                 threads, holding the GIL), "off_cpu" (the loop thread was off the CPU:
@@ -98,7 +99,7 @@ class Metrics:
             wall = clock() - start
             lag = wall - period
             own, every = time.thread_time() - own0, time.process_time() - all0
-            cause = stall_cause(wall, own, every - own)
+            cause = stall_cause(wall, own, every - own) if lag >= 0.005 else "none"
             self.loop_lag.labels(cause=cause).observe(max(lag, 0.0))
             if self.stall_log and lag > self.stall_log:
                 self._stalled(f"event loop stalled ({cause}: the loop thread ran {own * 1000:.0f} ms, "
