@@ -11,7 +11,6 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..db.errors import Missing
 from .deps import KozyrDep
 from .schemas import MatchDetail
 
@@ -86,14 +85,7 @@ class DealPositions(BaseModel):
                     "trick, taken ...), trump, marriages, contract, declarer")
 
 
-def positions(kozyr, match_id: str, deal: int) -> dict:
-    """The engine's ``deal_positions(deal)`` of a finished deal (public, rule C-5)."""
-    _, _, match = kozyr.history._load(match_id)
-    if not any(h["deal"] == deal for h in match.history()):
-        raise Missing(f"deal {deal} of match {match_id!r} is not finished", code="unknown_deal")
-    return match.deal_positions(deal)
-
-
 @router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions)
 async def get_deal_positions(match_id: str, deal: int, kozyr: KozyrDep) -> dict:
-    return await run_in_threadpool(positions, kozyr, match_id, deal)
+    """The engine's ``deal_positions(deal)`` of a finished deal (404 ``unknown_deal`` before)."""
+    return await run_in_threadpool(kozyr.history.positions, match_id, deal)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import BadName
@@ -58,7 +58,7 @@ async def my_matches(player: PlayerDep, kozyr: KozyrDep,
 
 
 @router.get("/{player_id}/stats", response_model=PlayerStats)
-async def stats(player_id: int, kozyr: KozyrDep) -> dict:
+async def stats(kozyr: KozyrDep, player_id: int = Path(ge=1, le=2**62)) -> dict:
     """What the player's finished deals say: deals, contracts declared and made, bids,
     marriages, Король titles (the typed score / role rows)."""
     return await run_in_threadpool(kozyr.history.stats, player_id)
