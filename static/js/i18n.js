@@ -1,5 +1,7 @@
 // Russian, Polish and English: the interface and the game terms in the players' own words.
 
+import { LOBBY_WORDS } from './i18n_lobby.js';
+
 const LANGS = ['ru', 'pl', 'en'];
 const KEY = 'kozyr.lang';
 
@@ -180,6 +182,7 @@ const pl = {
 };
 
 const DICTS = { en, ru, pl };
+for (const l of LANGS) Object.assign(DICTS[l], LOBBY_WORDS[l]);  // the lobby's, invite's and history's words
 
 function pick() {
   const saved = localStorage.getItem(KEY);
