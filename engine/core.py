@@ -56,15 +56,25 @@ def plain_copy(obj: Any) -> Any:
 # Options (rule C-7)
 
 
+#: The groups a room-creation form shows the options in (``Option.group``).
+OPTION_GROUPS = ("bidding", "talon", "play", "scoring", "barrel", "bolts", "match")
+
+
 @dataclass(frozen=True)
 class Option:
-    """One house rule a room may set when it is created."""
+    """One house rule a room may set when it is created.
+
+    ``description`` is one English sentence saying what the option does (the
+    client translates it by the option's name) and ``group`` one of
+    :data:`OPTION_GROUPS`."""
 
     name: str
     type: str  # "int" | "bool" | "choice" | "permutation" | "card"
     default: Any
     rule: str
     label: str = ""
+    description: str = ""
+    group: str = "match"
     min: int | None = None
     max: int | None = None
     step: int | None = None
@@ -75,6 +85,8 @@ class Option:
                                "default": copy.deepcopy(self.default), "rule": self.rule}
         if self.label:
             out["label"] = self.label
+        out["description"] = self.description
+        out["group"] = self.group
         if self.type == "int":
             out.update(min=self.min, max=self.max, step=self.step or 1)
         if self.allowed is not None:
@@ -307,6 +319,11 @@ class Match:
     strength: dict[str, int] = {}
     deck: list[str] = []
     _view_sets_log = False  # True: the family's _view_extra writes the view's "log" itself
+    #: Kinds of actions (the part before ":") that a page confirms before sending:
+    #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
+    confirm_kinds: frozenset[str] = frozenset()
+    _record_end = False  # deal_positions: keep the positions as a deal ends
+    _end_positions: dict | None = None
 
     def __init__(self, variant: Variant, seats: int, seed: int, options: dict,
                  first_dealer: int | None, preset_deals: list[dict]) -> None:
@@ -389,6 +406,7 @@ class Match:
     def view(self, seat: int | None) -> dict:
         if seat is not None:
             self._check_seat(seat)
+        legal = [] if seat is None else self.legal_actions(seat)
         v: dict[str, Any] = {
             "variant": self.variant.id,
             "seats": self.seats,
@@ -407,7 +425,8 @@ class Match:
             "totals": self._totals(),
             "last_deal": plain_copy(self.last_deal),
             "log": [[e.seat, e.as_seen_by(seat)] for e in self.log],
-            "legal": [] if seat is None else self.legal_actions(seat),
+            "legal": legal,
+            "confirm": [a for a in legal if a.partition(":")[0] in self.confirm_kinds],
             "options": plain_copy(self.options),
             "result": plain_copy(self._result),
         }
@@ -466,12 +485,54 @@ class Match:
 
     def replay(self) -> Match:
         """A new match from the same seed and options with the same actions applied."""
-        twin = self.variant.new_match(self.seats, seed=self.seed, options=self.options,
-                                      first_dealer=self.first_dealer_arg,
-                                      preset_deals=self.preset_deals)
+        twin = self._fresh()
         for seat, action in self.actions:
             twin.apply(seat, action)
         return twin
+
+    def deal_positions(self, deal: int) -> dict:
+        """Where every card lay at each step of a finished deal (public, rule C-5).
+
+        ``{"deal", "steps"}``: step 0 is the deal as dealt, then one step per
+        action of the deal (a struck Król deal's actions included), each
+        ``{"action": [seat, action] | None, "hands", "talon", "trick",
+        "taken", "trump", "marriages", "contract", "declarer"}`` plus the
+        family's own piles (``face_up``, ``stock``, ``aside`` ...); a key the
+        family lacks is None.  The last step shows the deal as it ended,
+        before the next deal is dealt.  ``ValueError`` for a deal that is not
+        finished."""
+        numbers = [h["deal"] for h in self._history]
+        if type(deal) is not int or deal not in numbers:
+            raise ValueError(f"deal {deal!r} is not a finished deal of this match "
+                             f"(finished: {numbers[0] if numbers else 0}..{len(numbers)})")
+        index = numbers.index(deal)
+        start = sum(len(h["actions"]) for h in self._history[:index])
+        twin = self._fresh()
+        for seat, action in self.actions[:start]:
+            twin.apply_unchecked(seat, action)
+        twin._record_end = True
+        steps = [{"action": None, **twin._positions_now()}]
+        for seat, action in self._history[index]["actions"]:
+            twin.apply_unchecked(seat, action)
+            ended, twin._end_positions = twin._end_positions, None
+            steps.append({"action": [seat, action], **(ended or twin._positions_now())})
+        return {"deal": deal, "steps": steps}
+
+    def _fresh(self) -> Match:
+        """A new match from the same seed, options, first dealer and presets."""
+        return self.variant.new_match(self.seats, seed=self.seed, options=self.options,
+                                      first_dealer=self.first_dealer_arg,
+                                      preset_deals=self.preset_deals)
+
+    def _positions_now(self) -> dict:
+        """One step of :meth:`deal_positions`: the common keys, then the family's."""
+        out: dict[str, Any] = {
+            "hands": [self._sorted(self._hand(s)) for s in range(self.seats)],
+            "talon": None, "trick": [], "taken": None, "trump": None,
+            "marriages": None, "contract": None, "declarer": None,
+        }
+        out.update(self._positions())
+        return out
 
     # -- helpers for families ----------------------------------------------
 
@@ -529,6 +590,8 @@ class Match:
                      result: dict | None = None) -> None:
         """Record the deal's row and history entry, then start the next deal or end."""
         row = {"deal": self.deal_no, "dealer": self.dealer, **row}
+        if self._record_end:
+            self._end_positions = self._positions_now()
         self._scoresheet.append(row)
         self._history.append({
             "deal": self.deal_no,
@@ -583,6 +646,10 @@ class Match:
     def _locations(self) -> dict[str, list[str]]:
         """Every card of the deck by where it lies (for invariant tests)."""
         raise NotImplementedError
+
+    def _positions(self) -> dict[str, Any]:
+        """The family's keys of a :meth:`deal_positions` step (plain data)."""
+        return {}
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         raise NotImplementedError

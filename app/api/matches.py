@@ -6,9 +6,11 @@ holds face-down cards) are shown only once the whole match is over."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -133,3 +135,23 @@ async def export_json(match_id: str, kozyr: KozyrDep) -> Response:
 async def export_txt(match_id: str, kozyr: KozyrDep) -> str:
     data = await run_in_threadpool(export, kozyr, match_id)
     return export_text(data)
+
+
+class DealPositions(BaseModel):
+    deal: int
+    steps: list[dict[str, Any]] = Field(
+        description="step 0 as dealt, then one per action: where every card lies (hands, talon, "
+                    "trick, taken ...), trump, marriages, contract, declarer")
+
+
+def positions(kozyr: Kozyr, match_id: str, deal: int) -> dict:
+    """The engine's ``deal_positions(deal)`` of a finished deal (public, rule C-5)."""
+    _, _, match = _load(kozyr, match_id)
+    if not any(h["deal"] == deal for h in match.history()):
+        raise NotFound(f"deal {deal} of match {match_id!r} is not finished", code="unknown_deal")
+    return match.deal_positions(deal)
+
+
+@router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions)
+async def get_deal_positions(match_id: str, deal: int, kozyr: KozyrDep) -> dict:
+    return await run_in_threadpool(positions, kozyr, match_id, deal)

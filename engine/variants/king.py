@@ -439,6 +439,11 @@ class KingMatch(Match):
         else:
             v["contract_order"] = list(self.contract_order)
 
+    def _positions(self) -> dict:
+        return {"trick": [[s, c] for s, c in self.trick], "taken": [list(w) for w in self.won],
+                "trump": self.trump, "contract": self.contract, "chooser": self.chooser,
+                "face_up": list(self.face_up), "stock": [list(p) for p in self.stock]}
+
     def _locations(self) -> dict[str, list[str]]:
         out = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
         out["stock"] = [c for pile in self.stock for c in pile]
@@ -488,9 +493,12 @@ def _options(with_order: bool) -> list[Option]:
     opts = []
     if with_order:
         opts.append(Option("order", "permutation", list(CONTRACTS), "K-5",
-                           label="Order of the negative deals", allowed=CONTRACTS))
+                           label="Order of the negative deals", allowed=CONTRACTS, group="match",
+                           description="The order in which the seven negative deals are played."))
     opts.append(Option("king_strict", "bool", False, "K-7",
-                       label="K♥ must also go under a led A♥"))
+                       label="K♥ must also go under a led A♥", group="play",
+                       description="In the king and all deals, the K♥ must also be played "
+                                   "when hearts are led and the A♥ already lies in the trick."))
     return opts
 
 

@@ -29,9 +29,13 @@ from .korol_pl import KrolPlMatch
 from .korol_play import DECK, SEATS
 from .korol_ru import KorolRuMatch
 
-REIGNS = Option("reigns", "int", 3, "R-4", label="Reigns after the crowning", min=0, max=10)
+REIGNS = Option("reigns", "int", 3, "R-4", label="Reigns after the crowning", min=0, max=10,
+                group="match",
+                description="How many reigns are played after the crowning round.")
 FIRST_LEAD = Option("first_lead_card", "card", "KC", "R-34",
-                    label="Its holder leads first in the crowning", allowed=tuple(DECK))
+                    label="Its holder leads first in the crowning", allowed=tuple(DECK),
+                    group="play",
+                    description="The player who holds this card leads the first trick of the crowning.")
 
 register(Variant(id="korol-ru", family="korol", name="Король (Russian)", seat_counts=(SEATS,),
                  match_class=KorolRuMatch, options=(REIGNS,)))

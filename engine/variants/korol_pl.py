@@ -27,6 +27,8 @@ NINE = RANKS.index("9")
 class KrolPlMatch(KorolMatch):
     """A match of the Polish Król."""
 
+    confirm_kinds = frozenset({"strike"})  # rule R-42: a redeal demanded
+
     def _round_order(self) -> list[int]:
         if self.round == 0:
             return list(range(SEATS))  # clockwise (rule C-1)

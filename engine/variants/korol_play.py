@@ -416,6 +416,12 @@ class KorolMatch(Match):
         piles += [("stock", self.stock), ("aside", self.aside)]
         return piles
 
+    def _positions(self) -> dict:
+        return {"trick": [[s, c] for s, c in self.trick], "taken": [list(w) for w in self.won],
+                "trump": self.trump, "face_up": [self.turned] if self.turned else [],
+                "stock": list(self.stock), "aside": list(self.aside),
+                "spares": [list(self.spares.get(s, ())) for s in range(SEATS)]}
+
     def _locations(self) -> dict[str, list[str]]:
         out = {key: list(pile) for key, pile in self._hidden_piles()}
         for s in range(SEATS):

@@ -29,6 +29,7 @@ PHASE_OF_STAGE = {"bidding": "bidding", "give": "talon", "contract": "talon", "t
 class ThousandMatch(thousand_play.PlayMixin, Match):
     strength = STRENGTH
     deck = DECK
+    confirm_kinds = frozenset({"throw", "refuse"})  # rules T-15, T-12, T-18
 
     # -- across deals ---------------------------------------------------------
 
@@ -202,6 +203,14 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
         locs["aside"] = list(self.aside)
         return locs
 
+    def _positions(self) -> dict:
+        return {"talon": list(self.talon), "trick": [[s, c] for s, c in self.trick],
+                "taken": [list(w) for w in self.won], "trump": self.trump,
+                "marriages": [[s, suit] for s, suit, _ in self.marriages],
+                "contract": self.contract, "declarer": self.declarer,
+                "face_up": list(self.shown) if self.stage != "play" else [],
+                "discards": list(self.discards), "aside": list(self.aside)}
+
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         thousand_hidden.redeal_hidden(self, seat, rng)
 
@@ -370,10 +379,12 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
 
 
 def _goal(default: int) -> Option:
-    return Option("goal", "int", default, "T-30", label="Play to", min=100, max=10000, step=1)
+    return Option("goal", "int", default, "T-30", label="Play to", min=100, max=10000, step=1,
+                  group="match", description="The total a player must reach to win the match.")
 
 
-ROUND5 = Option("round5_up", "bool", True, "T-24", label="A 5 rounds up")
+ROUND5 = Option("round5_up", "bool", True, "T-24", label="A 5 rounds up", group="scoring",
+                description="Card points ending in 5 are rounded up to the next ten, not down.")
 
 register(Variant(id="thousand-1001", family="thousand", name="Thousand (1001)",
                  seat_counts=(3, 4), match_class=ThousandMatch, options=[_goal(1001)],

@@ -234,7 +234,9 @@ def test_king_under_the_ace_with_king_strict_K7():
         m.apply(2, "play:QH")
     schema = {o["name"]: o for o in find_variant("king-3p").options_schema()}
     assert schema["king_strict"] == {"name": "king_strict", "type": "bool", "default": False,
-                                     "rule": "K-7", "label": schema["king_strict"]["label"]}
+                                     "rule": "K-7", "label": schema["king_strict"]["label"],
+                                     "group": "play",
+                                     "description": schema["king_strict"]["description"]}
 
 
 def test_king_strict_needs_the_ace_in_the_trick_K7():

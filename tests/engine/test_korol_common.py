@@ -60,7 +60,8 @@ def test_reigns_option_and_standings_R4():
     schema = {o["name"]: o for o in find_variant("korol-ru").options_schema()}
     assert schema["reigns"] == {"name": "reigns", "type": "int", "default": 3, "rule": "R-4",
                                 "label": "Reigns after the crowning", "min": 0, "max": 10,
-                                "step": 1}
+                                "step": 1, "group": "match",
+                                "description": "How many reigns are played after the crowning round."}
     with pytest.raises(ValueError):
         find_variant("korol-ru").new_match(4, seed=1, options={"reigns": 11})
     m = new("korol-ru", ready_deals() + [READY_D4], reigns=0)

@@ -369,7 +369,9 @@ def test_declarer_in_a_tie_wins_it_T29():
 def test_goal_option_T30_C7():
     schema = {o["name"]: o for o in find_variant("thousand-1001").options_schema()}
     assert schema["goal"] == {"name": "goal", "type": "int", "default": 1001, "rule": "T-30",
-                              "label": "Play to", "min": 100, "max": 10000, "step": 1}
+                              "label": "Play to", "min": 100, "max": 10000, "step": 1,
+                              "group": "match",
+                              "description": "The total a player must reach to win the match."}
     assert "round5_up" not in schema
     schema = {o["name"]: o for o in find_variant("thousand-1000-2p").options_schema()}
     assert schema["goal"]["default"] == 1000 and schema["round5_up"]["rule"] == "T-24"
