@@ -6,6 +6,7 @@ The numbers live in Settings (``messages_per_second``, ``message_burst``,
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -16,6 +17,10 @@ from .errors import Problem
 
 class TooManyRooms(Problem):
     status, code = 429, "too_many_rooms"
+
+
+class RateLimited(Problem):
+    status, code = 429, "rate_limited"
 
 
 class TokenBucket:
@@ -57,3 +62,36 @@ def open_rooms(s: Session, player_id: int) -> int:
 def check_open_rooms(s: Session, player_id: int, limit: int) -> None:
     if limit > 0 and open_rooms(s, player_id) >= limit:
         raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
+
+
+class CodeGuard:
+    """Look-ups of unknown room codes, per client address: ``burst`` misses at once,
+    refilled at ``per_minute``.  An address that has used them up gets 429
+    ``rate_limited`` for every room look-up (known codes too, or the answer would
+    still tell a guesser which codes exist) until a miss is available again.
+
+    At most ``max_addresses`` addresses are remembered (the oldest first forgotten)."""
+
+    def __init__(self, burst: int, per_minute: float, max_addresses: int = 10_000) -> None:
+        self.burst = float(max(1, burst))
+        self.rate = per_minute / 60.0
+        self.max_addresses = max_addresses
+        self.misses: OrderedDict[str, tuple[float, float]] = OrderedDict()  # addr -> (tokens, when)
+
+    def _tokens(self, addr: str, now: float) -> float:
+        tokens, last = self.misses.get(addr, (self.burst, now))
+        return min(self.burst, tokens + (now - last) * self.rate)
+
+    def check(self, addr: str) -> None:
+        """Raise RateLimited if ``addr`` has no unknown look-up left."""
+        if addr in self.misses and self._tokens(addr, time.monotonic()) < 1:
+            raise RateLimited("too many look-ups of unknown rooms from your address; wait a minute")
+
+    def miss(self, addr: str) -> None:
+        """``addr`` looked up a code that names no room."""
+        now = time.monotonic()
+        tokens = self._tokens(addr, now) - 1
+        self.misses[addr] = (tokens, now)
+        self.misses.move_to_end(addr)
+        while len(self.misses) > self.max_addresses:
+            self.misses.popitem(last=False)

@@ -1,8 +1,9 @@
 """The websocket messages, as pydantic models with a ``type`` discriminator.
 
-Client → server: ``hello`` (alias ``resume``), ``action``, ``chat``, ``ping``.
-Server → client: ``welcome``, ``view``, ``ack``, ``error``, ``chat``,
-``presence``, ``room``, ``pong``.  Every server message carries ``version``:
+Client → server: ``hello`` (alias ``resume``), ``action``, ``chat``, ``ping``,
+``back``, ``takeover``.
+Server → client: ``welcome``, ``view``, ``delta``, ``ack``, ``error``, ``chat``,
+``presence``, ``room``, ``timer``, ``pong``.  Every server message carries ``version``:
 the number of actions applied in the room's current match (0 without one)
 and ``match``, that match's id (or null).  README.md "Server" documents them.
 """
@@ -23,6 +24,8 @@ class Hello(_In):
     token: str | None = Field(None, max_length=200)
     last_version: int | None = Field(None, ge=0)
     last_match: str | None = Field(None, max_length=64)
+    # "delta": after an action, send what changed (``delta``) instead of the whole view
+    accept: list[Annotated[str, Field(max_length=32)]] | None = Field(None, max_length=8)
 
 
 class ActionIn(_In):
@@ -43,7 +46,18 @@ class Ping(_In):
     nonce: str | int | None = None
 
 
-ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping, Field(discriminator="type")]
+class Back(_In):
+    """The seat's own player takes the seat back from the bot playing for him."""
+    type: Literal["back"]
+
+
+class TakeoverIn(_In):
+    """The host lets a bot play ``seat`` now (during a match)."""
+    type: Literal["takeover"]
+    seat: int = Field(ge=0, le=16)
+
+
+ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 
@@ -59,6 +73,7 @@ class SeatInfo(BaseModel):
     connected: bool = False
     is_bot: bool = False
     level: str | None = None  # a bot's level
+    bot_key: str | None = None  # a bot's "<level>-<slot>" (the client translates its name)
     takeover: bool = False  # a bot plays for the absent player
 
 
@@ -73,6 +88,24 @@ class Welcome(_Out):
 class ViewMsg(_Out):
     type: Literal["view"] = "view"
     view: dict[str, Any] | None  # None: no match started yet
+
+
+class Delta(_Out):
+    """What changed in the view since version ``base``: ``set`` these top-level keys,
+    drop the keys in ``unset`` (only to connections that accepted "delta")."""
+    type: Literal["delta"] = "delta"
+    base: int
+    set: dict[str, Any]
+    unset: list[str]
+
+
+class Timer(_Out):
+    """The turn clock of a room with takeover_seconds: ``seat`` (None: no clock runs) has
+    ``seconds`` left (from when the message was sent) of ``total`` before a bot plays."""
+    type: Literal["timer"] = "timer"
+    seat: int | None
+    seconds: float | None
+    total: float
 
 
 class Ack(_Out):
@@ -114,7 +147,8 @@ class Pong(_Out):
     nonce: str | int | None = None
 
 
-ServerMessage = Annotated[Welcome | ViewMsg | Ack | Error | ChatOut | Presence | RoomMsg | Pong,
+ServerMessage = Annotated[Welcome | ViewMsg | Delta | Ack | Error | ChatOut | Presence | RoomMsg
+                          | Timer | Pong,
                           Field(discriminator="type")]
 #: Validates what the server sends (the server builds plain dicts for speed; tests check them).
 server_message = TypeAdapter(ServerMessage)
@@ -131,4 +165,7 @@ STALE = "stale"  # the action was made on an older version
 ILLEGAL = "illegal"  # the engine refused the action (its reason is the message)
 RATE_LIMITED = "rate_limited"
 CHAT_INVALID = "chat_invalid"
+NOT_HOST = "not_host"  # a host-only message (takeover) from somebody else
 INTERNAL = "internal"
+
+DELTA = "delta"  # hello.accept: this connection takes delta messages

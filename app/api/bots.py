@@ -6,8 +6,8 @@ from fastapi import APIRouter, Request
 
 from engine.bots import levels
 
-from ..rooms.bots import bot_name
-from .deps import KozyrDep, PlayerDep
+from ..rooms.bots import level_name
+from .deps import KozyrDep, PlayerDep, RoomCode
 from .rooms import with_invite
 from .schemas import BotLevel, BotSeat, RoomPublic, RoomSettings
 
@@ -17,11 +17,11 @@ router = APIRouter(tags=["bots"])
 @router.get("/api/bots", response_model=list[BotLevel])
 def list_levels() -> list[dict]:
     """The bot levels a host may seat, weakest first."""
-    return [{**lv, "name": bot_name(lv["level"])} for lv in levels()]
+    return [{**lv, "name": level_name(lv["level"])} for lv in levels()]
 
 
 @router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
-async def seat_bot(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request,
+async def seat_bot(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request,
                    body: BotSeat | None = None) -> dict:
     """The host seats a bot in an empty seat (or changes a bot's level), between matches."""
     level = body.level if body is not None else "basic"
@@ -29,12 +29,12 @@ async def seat_bot(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, req
 
 
 @router.delete("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
-async def remove_bot(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+async def remove_bot(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.bots.change(code, seat, player, None), request)
 
 
 @router.patch("/api/rooms/{code}", response_model=RoomPublic)
-async def room_settings(code: str, body: RoomSettings, player: PlayerDep, kozyr: KozyrDep,
+async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, kozyr: KozyrDep,
                         request: Request) -> dict:
     """The host sets the turn timeout after which a bot takes over (None / 0: off)."""
     return with_invite(await kozyr.bots.set_takeover(code, player, body.takeover_seconds), request)

@@ -56,5 +56,17 @@ async def optional_player(
     return await current_player(kozyr, authorization, x_player_token)
 
 
+async def room_code(code: str, request: Request, kozyr: KozyrDep) -> str:
+    """The room's stored code for the ``{code}`` of the path (exact, then upper-cased);
+    404 ``unknown_room``, or 429 ``rate_limited`` after too many unknown codes from the
+    caller's address (limits.CodeGuard)."""
+    return await kozyr.resolve_code(code, client_address(request))
+
+
+def client_address(conn) -> str:
+    return conn.client.host if conn.client is not None else "?"
+
+
+RoomCode = Annotated[str, Depends(room_code)]
 PlayerDep = Annotated[m.Player, Depends(current_player)]
 OptionalPlayerDep = Annotated[m.Player | None, Depends(optional_player)]

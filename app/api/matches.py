@@ -33,8 +33,7 @@ def summary(s: Session, kozyr: Kozyr, row: m.Match, room_code: str | None = None
     return {
         "id": row.id, "room": room_code, "number": row.number, "variant": row.variant,
         "options": row.options,
-        "seats": [{"seat": n, "player": pid, "name": name}
-                  for n, pid, name in store.match_players(s, row.id)],
+        "seats": store.match_seats(s, row.id),
         "status": row.status, "version": max(row.version, live.version if live else 0),
         "result": row.result, "created_at": utc(row.created_at), "finished_at": utc(row.finished_at),
     }

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime
 
+import segno
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ..db import store
-from .deps import KozyrDep, PlayerDep
+from .deps import KozyrDep, PlayerDep, RoomCode
 from .matches import summaries
 from .schemas import ChatPublic, MatchSummary, RoomCreate, RoomPublic, StartMatch
 
@@ -29,22 +32,34 @@ async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, requ
 
 
 @router.get("/{code}", response_model=RoomPublic)
-async def get_room(code: str, kozyr: KozyrDep, request: Request) -> dict:
+async def get_room(code: RoomCode, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await run_in_threadpool(kozyr.get_room, code), request)
 
 
+@router.get("/{code}/qr.svg", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}}})
+async def invite_qr(code: RoomCode, kozyr: KozyrDep, request: Request) -> Response:
+    """The room's invite link as a QR code (SVG, drawn by segno)."""
+    url = with_invite({"invite_path": f"/room/{code}"}, request)["invite_url"]
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False,
+                                    svgns=True, title=f"Kozyr room {code}")
+    return Response(out.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.post("/{code}/seats/{seat}", response_model=RoomPublic)
-async def take_seat(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+async def take_seat(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.change_seat(code, seat, player, take=True), request)
 
 
 @router.delete("/{code}/seats/{seat}", response_model=RoomPublic)
-async def leave_seat(code: str, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+async def leave_seat(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.change_seat(code, seat, player, take=False), request)
 
 
 @router.post("/{code}/start", response_model=RoomPublic)
-async def start(code: str, player: PlayerDep, kozyr: KozyrDep, request: Request,
+async def start(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request,
                 body: StartMatch | None = None) -> dict:
     """The host starts a match once every seat is taken."""
     seed = body.seed if body is not None and kozyr.settings.allow_fixed_seed else None
@@ -52,13 +67,13 @@ async def start(code: str, player: PlayerDep, kozyr: KozyrDep, request: Request,
 
 
 @router.post("/{code}/rematch", response_model=RoomPublic)
-async def rematch(code: str, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+async def rematch(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     """A new match in the same room with the same seats, once the last one is over."""
     return with_invite(await kozyr.start_match(code, player), request)
 
 
 @router.get("/{code}/chat", response_model=list[ChatPublic])
-async def chat(code: str, kozyr: KozyrDep, limit: int = Query(100, ge=1, le=500)) -> list[dict]:
+async def chat(code: RoomCode, kozyr: KozyrDep, limit: int = Query(100, ge=1, le=500)) -> list[dict]:
     def work() -> list[dict]:
         with kozyr.db.read() as s:
             room = store.room_by_code(s, code)
@@ -69,7 +84,7 @@ async def chat(code: str, kozyr: KozyrDep, limit: int = Query(100, ge=1, le=500)
 
 
 @router.get("/{code}/matches", response_model=list[MatchSummary])
-async def room_matches(code: str, kozyr: KozyrDep, player: int | None = None,
+async def room_matches(code: RoomCode, kozyr: KozyrDep, player: int | None = None,
                        variant: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, status: str | None = None,
                        limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[dict]:

@@ -45,7 +45,14 @@ class SeatPublic(BaseModel):
     connected: bool
     is_bot: bool = False
     level: str | None = Field(None, description="the bot's level when is_bot")
+    bot_key: str | None = Field(None, description='a bot\'s "<level>-<slot>", e.g. basic-2; null: a person')
     takeover: bool = Field(False, description="a bot plays for the absent player now")
+
+
+class HostPublic(BaseModel):
+    id: int
+    name: str
+    bot_key: str | None = None
 
 
 class RoomMatch(BaseModel):
@@ -62,7 +69,7 @@ class RoomPublic(BaseModel):
     family: str
     options: dict[str, Any]
     seat_count: int
-    host: PlayerPublic
+    host: HostPublic
     seats: list[SeatPublic]
     status: str = Field(description="waiting | playing | finished")
     match: RoomMatch | None
@@ -103,6 +110,7 @@ class MatchPlayerPublic(BaseModel):
     seat: int
     player: int
     name: str
+    bot_key: str | None = None
 
 
 class MatchSummary(BaseModel):

@@ -17,9 +17,10 @@ from .. import protocol as p
 from ..db import models as m
 from ..db import store
 from ..errors import NotFound
-from ..limits import TokenBucket
+from ..limits import RateLimited, TokenBucket
 from ..rooms.hub import Conn, dumps
 from ..rooms.service import Kozyr
+from .deps import client_address
 
 router = APIRouter(tags=["live"])
 log = logging.getLogger("kozyr.ws")
@@ -32,9 +33,13 @@ def _first_error(e: ValidationError) -> str:
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
-    await ws.send_text(dumps({"type": "error", "version": 0, "match": None, "code": code,
-                              "message": message}))
-    await ws.close(code=close_code)
+    """Say why, then close; a client that already left is no error."""
+    try:
+        await ws.send_text(dumps({"type": "error", "version": 0, "match": None, "code": code,
+                                  "message": message}))
+        await ws.close(code=close_code)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
 
 
 async def _receive_text(ws: WebSocket) -> str | None:
@@ -56,14 +61,16 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     kozyr: Kozyr = ws.app.state.kozyr
     limit = kozyr.settings.max_message_bytes
     await ws.accept()
-    if code not in kozyr.hub.rooms and code not in kozyr.room_current:  # rooms are never deleted
-        try:
-            await run_in_threadpool(kozyr.get_room, code)
-        except NotFound:
-            return await _refuse(ws, p.UNKNOWN_ROOM, f"no room {code!r}", 4404)
+    try:
+        code = await kozyr.resolve_code(code, client_address(ws))  # the stored code from here on
+    except NotFound:
+        return await _refuse(ws, p.UNKNOWN_ROOM, f"no room {code!r}", 4404)
+    except RateLimited as e:
+        return await _refuse(ws, p.RATE_LIMITED, e.message, 4429)
 
     token = ws.query_params.get("token")
     last_version = ws.query_params.get("last_version")
+    accept: list[str] = []
     if not token:
         try:
             text = await asyncio.wait_for(_receive_text(ws), kozyr.settings.hello_timeout)
@@ -81,6 +88,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             return await _refuse(ws, p.BAD_TOKEN, "the first message must be hello with your token", 4401)
         token = hello.token
         last_version = hello.last_version
+        accept = hello.accept or []
 
     def identify():
         with kozyr.db.read() as s:
@@ -95,6 +103,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     player, seat = found
     conn = Conn(ws, code, player.id, player.name, seat, kozyr.settings.max_send_queue)
     conn.metrics = kozyr.metrics
+    conn.delta = p.DELTA in accept
     kozyr.hub.join(conn)
     log.info("player %s joined room %s (seat %s, last version %s)", player.id, code, seat, last_version)
     try:
@@ -131,10 +140,13 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
         async with live.lock:
             if kozyr.fanout is not None:  # other processes may have moved the match on
                 await kozyr.run(live.catch_up, kozyr.db)
-            conn.send(kozyr.view_message(live, conn.seat))
-        await kozyr.bots.returned(live, conn.seat)  # a reconnect ends a bot's takeover
+            conn.send(kozyr.view_message(live, conn))
+        # A reconnect does not end a takeover: only the person's action or "back" does.
+        timer = kozyr.bots.timer_message(live)
+        if timer is not None:
+            conn.send(timer)
     else:
-        conn.send(kozyr.view_message(None, None))
+        conn.send(kozyr.view_message(None, conn))
     await kozyr.announce_room(conn.room_code)
 
     while True:
@@ -181,9 +193,15 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
         elif isinstance(msg, p.Ping):
             conn.send({"type": "pong", "version": version, "match": match_id, "nonce": msg.nonce})
         elif isinstance(msg, p.Hello):  # a resume on an open socket: send the state again
+            if msg.accept is not None:
+                conn.delta = p.DELTA in msg.accept
             live = await kozyr.current_live(conn.room_code)
             if live is not None:
                 async with live.lock:
-                    conn.send(kozyr.view_message(live, conn.seat))
+                    conn.send(kozyr.view_message(live, conn))
             else:
-                conn.send(kozyr.view_message(None, None))
+                conn.send(kozyr.view_message(None, conn))
+        elif isinstance(msg, p.Back):
+            await kozyr.back(conn)
+        elif isinstance(msg, p.TakeoverIn):
+            await kozyr.take_over(conn, msg.seat)

@@ -23,8 +23,21 @@ class Player(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # A bot's player row (one per level, shared by every room): its level; None: a person.
+    # A bot's player row (one per level and slot 1..3, shared by every room): its level
+    # and slot; None: a person.  ``bot_key`` ("basic-2") is what the client translates.
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    bot_slot: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    @property
+    def bot_key(self) -> str | None:
+        return bot_key(self.bot_level, self.bot_slot)
+
+
+def bot_key(level: str | None, slot: int | None) -> str | None:
+    """``"<level>-<slot>"`` of a bot's player row; None for a person."""
+    if level is None:
+        return None
+    return f"{level}-{slot or 1}"
 
 
 class Room(Base):

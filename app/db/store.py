@@ -24,8 +24,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 bits
 
 
+#: Room codes: no 0/O, 1/I/L look-alikes; 8 of 31 characters is about 40 bits, which
+#: the look-up rate limit (app/limits.py CodeGuard) keeps out of a guesser's reach.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 def new_code() -> str:
-    return secrets.token_urlsafe(9)  # 72 bits, 12 characters
+    """A match id (72 bits, 12 URL-safe characters)."""
+    return secrets.token_urlsafe(9)
 
 
 def new_seed() -> int:
@@ -54,7 +65,7 @@ def player_by_token(s: Session, token: str | None) -> m.Player | None:
 
 def create_room(s: Session, host: m.Player, variant: str, options: dict, seat_count: int,
                 take_seat: int | None) -> m.Room:
-    room = m.Room(code=new_code(), variant=variant, options=options, seat_count=seat_count,
+    room = m.Room(code=new_room_code(), variant=variant, options=options, seat_count=seat_count,
                   host_id=host.id)
     s.add(room)
     s.flush()
@@ -65,10 +76,17 @@ def create_room(s: Session, host: m.Player, variant: str, options: dict, seat_co
 
 
 def room_by_code(s: Session, code: str, *, lock: bool = False) -> m.Room:
-    q = select(m.Room).where(m.Room.code == code)
-    if lock:
-        q = q.with_for_update()
-    room = s.scalar(q) if isinstance(code, str) and len(code) <= 32 else None
+    """The room of ``code``: the exact code (older mixed-case codes), else the upper-cased
+    one (new codes are stored upper-case, so a code typed in lower case finds its room)."""
+    room = None
+    if isinstance(code, str) and len(code) <= 32:
+        for candidate in dict.fromkeys((code, code.upper())):
+            q = select(m.Room).where(m.Room.code == candidate)
+            if lock:
+                q = q.with_for_update()
+            room = s.scalar(q)
+            if room is not None:
+                break
     if room is None:
         raise NotFound(f"no room {code!r}", code="unknown_room")
     return room
@@ -147,6 +165,17 @@ def match_players(s: Session, match_id: str) -> list[tuple[int, int, str]]:
                      .where(m.MatchPlayer.match_id == match_id)
                      .order_by(m.MatchPlayer.seat_no)).all()
     return [(r[0], r[1], r[2]) for r in rows]
+
+
+def match_seats(s: Session, match_id: str) -> list[dict]:
+    """[{seat, player, name, bot_key}] of a match, in seat order (the name as it was then)."""
+    rows = s.execute(select(m.MatchPlayer.seat_no, m.MatchPlayer.player_id, m.MatchPlayer.name,
+                            m.Player.bot_level, m.Player.bot_slot)
+                     .join(m.Player, m.Player.id == m.MatchPlayer.player_id)
+                     .where(m.MatchPlayer.match_id == match_id)
+                     .order_by(m.MatchPlayer.seat_no)).all()
+    return [{"seat": r[0], "player": r[1], "name": r[2], "bot_key": m.bot_key(r[3], r[4])}
+            for r in rows]
 
 
 def actions_of(s: Session | Connection, match_id: str, from_seq: int = 0) -> list:

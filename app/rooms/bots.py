@@ -32,22 +32,35 @@ from .live import LiveMatch, Stale
 log = logging.getLogger("kozyr.bots")
 
 
-def bot_name(level: str) -> str:
+#: The stored (English) names of the bots of each level, by slot 1..3; the client shows
+#: the translated name of the seat's ``bot_key`` (README "Agreed additions").
+BOT_NAMES = {"random": ("Dotty", "Lotty", "Scotty"),
+             "basic": ("Sam", "Max", "Tom"),
+             "strong": ("Ada", "Alan", "Grace")}
+SLOTS = 3
+
+
+def bot_name(level: str, slot: int = 1) -> str:
+    names = BOT_NAMES.get(level)
+    return names[slot - 1] if names else f"Bot ({level}) {slot}"
+
+
+def level_name(level: str) -> str:
     return f"Bot ({level})"
 
 
 # -- the database side -------------------------------------------------------------
 
 
-def bot_player(s, level: str) -> m.Player:
-    """The player row of the bots of ``level`` (created the first time)."""
-    key = f"bot:{level}"
+def bot_player(s, level: str, slot: int = 1) -> m.Player:
+    """The player row of bot ``slot`` of ``level`` (created the first time)."""
+    key = f"bot:{level}-{slot}"
     player = s.scalar(select(m.Player).where(m.Player.token_hash == key))
     if player is not None:
         return player
     try:
         with s.begin_nested():
-            player = m.Player(token_hash=key, name=bot_name(level), bot_level=level)
+            player = m.Player(token_hash=key, name=bot_name(level, slot), bot_level=level, bot_slot=slot)
             s.add(player)
             s.flush()
     except IntegrityError:  # another request created it just now
@@ -55,12 +68,12 @@ def bot_player(s, level: str) -> m.Player:
     return player
 
 
-def room_bot_levels(s, room: m.Room) -> dict[int, str]:
-    """{seat: level} of the room's seats that hold a bot."""
-    rows = s.execute(select(m.Seat.seat_no, m.Player.bot_level)
+def room_bots(s, room: m.Room) -> dict[int, tuple[str, str]]:
+    """{seat: (level, bot_key)} of the room's seats that hold a bot."""
+    rows = s.execute(select(m.Seat.seat_no, m.Player.bot_level, m.Player.bot_slot)
                      .join(m.Player, m.Player.id == m.Seat.player_id)
                      .where(m.Seat.room_id == room.id, m.Player.bot_level.is_not(None)))
-    return {r[0]: r[1] for r in rows}
+    return {r[0]: (r[1], m.bot_key(r[1], r[2])) for r in rows}
 
 
 def match_bot_levels(s, match_id: str) -> dict[int, str]:
@@ -88,7 +101,13 @@ def seat_bot(s, room: m.Room, seat_no: int, player: m.Player, level: str) -> Non
     seat = _check_change(s, room, seat_no, player)
     if seat.player_id is not None and s.get(m.Player, seat.player_id).bot_level is None:
         raise Conflict(f"seat {seat_no} is taken", code="seat_taken")
-    seat.player_id = bot_player(s, level).id  # an empty seat, or another level's bot
+    # The lowest slot of that level not seated elsewhere in the room: three basic bots
+    # are three players (Sam, Max, Tom).
+    others = {key for n, (_, key) in room_bots(s, room).items() if n != seat_no}
+    slot = next((k for k in range(1, SLOTS + 1) if f"{level}-{k}" not in others), None)
+    if slot is None:
+        raise Conflict(f"the room already holds {SLOTS} {level} bots", code="too_many_bots")
+    seat.player_id = bot_player(s, level, slot).id  # an empty seat, or another bot
     s.flush()
 
 
@@ -113,6 +132,8 @@ class Table:
         self.bots: dict[tuple[int, str], object] = {}
         self.version = -1  # the version the turn timer runs for ...
         self.since = 0.0  # ... since this loop time
+        self.clock: int | None = None  # the person's seat whose turn clock runs (timer messages)
+        self.clock_state: tuple[int, int] | None = None  # (seat, version) of the last timer sent
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
@@ -167,6 +188,10 @@ class BotRunner:
             table.takeover_seconds = float(seconds or 0)
             live = k.live.get(match["id"])
             if live is not None:
+                if table.takeover_seconds <= 0 and table.clock is not None:
+                    self._set_clock(live, table, None)  # the clock stops for good
+                else:
+                    table.clock_state = None  # a new total: say so
                 await self.poke(live)
         await k.announce_room(code, room)
         return room
@@ -203,18 +228,60 @@ class BotRunner:
         else:
             table.wake.set()
 
-    async def returned(self, live: LiveMatch | None, seat: int | None) -> None:
-        """The player of ``seat`` acted or reconnected: a takeover of the seat ends."""
+    async def returned(self, live: LiveMatch | None, seat: int | None) -> bool:
+        """The player of ``seat`` committed an action or said ``back``: a takeover of the
+        seat ends (never on a mere reconnect).  True if one did."""
         if live is None or seat is None:
-            return
+            return False
         table = self.tables.get(live.id)
         if table is None or seat not in table.takeover:
-            return
+            return False
         table.takeover.discard(seat)
         table.version = -1  # the player's turn timer starts again
         log.info("match %s: seat %d is back from the bot", live.id, seat)
         table.wake.set()
         await self.kozyr.announce_room(live.room_code)
+        await self.poke(live)
+        return True
+
+    async def take_over(self, live: LiveMatch, seat: int) -> None:
+        """The host lets a bot play ``seat`` now (a bot's own seat: nothing to do)."""
+        table = await self.attach(live)
+        if seat in table.levels or seat in table.takeover:
+            return
+        table.takeover.add(seat)
+        log.info("match %s: the host lets a bot play seat %d", live.id, seat)
+        await self.kozyr.announce_room(live.room_code)
+        await self.poke(live)
+
+    # -- the turn clock (timer messages) -----------------------------------------------
+
+    def timer_message(self, live: LiveMatch | None, table: Table | None = None) -> dict | None:
+        """The room's turn clock now (None: the room has no takeover_seconds)."""
+        if live is None:
+            return None
+        table = table or self.tables.get(live.id)
+        if table is None or table.takeover_seconds <= 0:
+            return None
+        seconds = None
+        if table.clock is not None:
+            left = table.since + table.takeover_seconds - asyncio.get_running_loop().time()
+            seconds = round(max(0.0, left), 3)
+        return {"type": "timer", "version": live.version, "match": live.id, "seat": table.clock,
+                "seconds": seconds, "total": table.takeover_seconds}
+
+    def _set_clock(self, live: LiveMatch, table: Table, seat: int | None) -> None:
+        """Start the turn clock of ``seat`` for this version, or stop it (None); everyone
+        hears of a start or a stop."""
+        state = None if seat is None else (seat, table.version)
+        if state == table.clock_state:
+            return
+        table.clock_state = state
+        table.clock = seat
+        msg = self.timer_message(live, table) or {
+            "type": "timer", "version": live.version, "match": live.id, "seat": None,
+            "seconds": None, "total": table.takeover_seconds}
+        self.kozyr.hub.broadcast(live.room_code, msg)
 
     async def _drive(self, live: LiveMatch, table: Table) -> None:
         k = self.kozyr
@@ -231,6 +298,9 @@ class BotRunner:
                 if version != table.version:
                     table.version, table.since = version, now
                 auto = [s for s in to_act if table.automatic(s)]
+                people = [s for s in to_act if not table.automatic(s)]
+                if table.takeover_seconds > 0:
+                    self._set_clock(live, table, people[0] if people and not auto else None)
                 if auto:
                     wait = table.since + k.settings.bot_delay - now
                     if wait > 0:
@@ -242,6 +312,7 @@ class BotRunner:
                     if left <= 0:
                         table.takeover.update(to_act)
                         log.info("match %s: a bot takes over seat(s) %s", live.id, to_act)
+                        self._set_clock(live, table, None)
                         await k.announce_room(live.room_code)
                         continue
                     with suppress(TimeoutError):
@@ -255,6 +326,8 @@ class BotRunner:
             log.exception("match %s: the bot loop failed", live.id)
         finally:
             if live.finished:
+                if table.clock is not None:
+                    self._set_clock(live, table, None)
                 self.tables.pop(live.id, None)
 
     def _bot(self, table: Table, seat: int, level: str):

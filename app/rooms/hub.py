@@ -40,6 +40,8 @@ class Conn:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
         self.closed = False
+        self.delta = False  # hello.accept holds "delta": send deltas after actions
+        self.sent: tuple[str, int, int | None] | None = None  # (match, version, seat) of the last view
         self.metrics = None  # app.metrics.Metrics: counts errors sent and slow clients
         self.task = asyncio.create_task(self._sender())
 

@@ -68,6 +68,13 @@ class Pending:
     result: dict | None = None
 
 
+def view_delta(old: dict, new: dict) -> tuple[dict, list[str]]:
+    """The top-level keys of ``new`` whose value differs from ``old`` (``set``) and the
+    keys of ``old`` that ``new`` lacks (``unset``): README "Agreed additions", delta."""
+    changed = {k: v for k, v in new.items() if k not in old or old[k] != v}
+    return changed, [k for k in old if k not in new]
+
+
 class LiveMatch:
     def __init__(self, row: m.Match, room_code: str) -> None:
         self.id = row.id
@@ -85,6 +92,8 @@ class LiveMatch:
         self.saved_scores = 0
         self.saved_roles = 0
         self.finished = row.status == "finished"
+        # The last view computed per seat, (version, view): the base of the next delta.
+        self.shown: dict[int | None, tuple[int, dict]] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -239,6 +248,16 @@ class LiveMatch:
 
     # -- views ------------------------------------------------------------------
 
+    def seat_of(self, seat: int | None) -> int | None:
+        """The seat whose view a connection of ``seat`` gets (None: a spectator's)."""
+        return seat if seat is not None and 0 <= seat < self.seat_count else None
+
     def view(self, seat: int | None) -> dict:
-        return self.engine.view(seat)
+        """``view(seat)`` now (memoized per version; remembered as the seat's delta base)."""
+        shown = self.shown.get(seat)
+        if shown is not None and shown[0] == self.version:
+            return shown[1]
+        view = self.engine.view(seat)
+        self.shown[seat] = (self.version, view)
+        return view
 

@@ -25,12 +25,12 @@ from ..db import store
 from ..db.migrate import upgrade
 from ..db.session import Database
 from ..db.writer import GroupWriter
-from ..errors import Conflict, Forbidden, Invalid
-from ..limits import check_open_rooms
+from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..limits import CodeGuard, check_open_rooms
 from ..metrics import Metrics
-from .bots import BotRunner, room_bot_levels
+from .bots import BotRunner, room_bots
 from .hub import Conn, Hub, dumps
-from .live import Duplicate, LiveMatch, Stale
+from .live import Duplicate, LiveMatch, Stale, view_delta
 
 log = logging.getLogger("kozyr.rooms")
 
@@ -48,6 +48,8 @@ class Kozyr:
         self._replays: OrderedDict[str, object] = OrderedDict()
         self._replay_lock = threading.Lock()  # the cache is used from worker threads
         self.room_current: dict[str, str] = {}  # room code -> its current match id
+        self.codes: dict[str, str] = {}  # a code as asked for -> the room's stored code
+        self.code_guard = CodeGuard(settings.room_lookup_burst, settings.room_lookup_per_minute)
         self.fanout = None  # RedisFanout when REDIS_URL is set
         self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
         self.metrics = Metrics(self)  # /metrics (app/metrics.py)
@@ -197,7 +199,7 @@ class Kozyr:
         match = store.current_match(s, room)
         live = self.live.get(match.id) if match else None
         version = live.version if live is not None else (match.version if match else 0)
-        bots = room_bot_levels(s, room)
+        bots = room_bots(s, room)
         takeover = self.bots.takeover_of(match.id if match else None)
         return {
             "code": room.code,
@@ -206,10 +208,11 @@ class Kozyr:
             "family": variant.family,
             "options": room.options,
             "seat_count": room.seat_count,
-            "host": {"id": host.id, "name": host.name},
+            "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
             "seats": [{"seat": n, "player": pid, "name": name,
                        "connected": pid in connected or n in bots, "is_bot": n in bots,
-                       "level": bots.get(n), "takeover": n in takeover}
+                       "level": bots[n][0] if n in bots else None,
+                       "bot_key": bots[n][1] if n in bots else None, "takeover": n in takeover}
                       for n, pid, name in store.seats_of(s, room)],
             "takeover_seconds": room.takeover_seconds,
             "status": "waiting" if match is None else match.status,
@@ -240,6 +243,27 @@ class Kozyr:
             room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
                                      else self.settings.turn_timeout) or None
             return self.room_dict(s, room)
+
+    async def resolve_code(self, code: str, addr: str) -> str:
+        """The stored code of the room ``code`` names (exact, then upper-cased).  Raises
+        NotFound, or RateLimited once ``addr`` asked for too many unknown codes."""
+        self.code_guard.check(addr)
+        known = self.codes.get(code)
+        if known is not None:
+            return known
+
+        def lookup() -> str:
+            with self.db.read() as s:
+                return store.room_by_code(s, code).code
+        try:
+            known = await self.run(lookup)
+        except NotFound:
+            self.code_guard.miss(addr)
+            raise
+        if len(self.codes) > 100_000:  # rooms are never deleted; keep the map bounded anyway
+            self.codes.clear()
+        self.codes[code] = known
+        return known
 
     def get_room(self, code: str) -> dict:
         with self.db.read() as s:
@@ -322,7 +346,8 @@ class Kozyr:
                "seats": [{"seat": s["seat"], "player": s["player"], "name": s["name"],
                           "connected": s["player"] in connected or s.get("is_bot", False),
                           "is_bot": s.get("is_bot", False), "level": s.get("level"),
-                          "takeover": s.get("takeover", False)} for s in room["seats"]],
+                          "bot_key": s.get("bot_key"), "takeover": s.get("takeover", False)}
+                         for s in room["seats"]],
                "spectators": len(connected - seated)}
         self.hub.broadcast(code, msg)
 
@@ -349,19 +374,42 @@ class Kozyr:
         return live
 
     def push_views(self, live: LiveMatch) -> None:
-        """Send every connection in the room its own view (call under live.lock)."""
-        cache: dict[int | None, str] = {}
+        """Send every connection in the room its own view, or to one that accepted
+        deltas and holds the seat's previous view, what changed (call under live.lock)."""
+        version, match_id = live.version, live.id
+        bases = dict(live.shown)  # each seat's last view, before this push replaces it
+        full: dict[int | None, str] = {}
+        deltas: dict[int | None, str] = {}
         for conn in self.hub.conns(live.room_code):
-            seat = conn.seat if conn.seat is not None and conn.seat < live.seat_count else None
-            text = cache.get(seat)
+            seat = live.seat_of(conn.seat)
+            text = None
+            base = bases.get(seat)
+            if (conn.delta and base is not None and base[0] != version
+                    and conn.sent == (match_id, base[0], seat)):
+                if seat not in deltas:
+                    deltas[seat] = self._delta_text(live, seat, base)
+                text = deltas[seat]
             if text is None:
-                text = cache[seat] = dumps({"type": "view", "version": live.version,
-                                            "match": live.id, "view": live.view(seat)})
+                text = full.get(seat)
+                if text is None:
+                    text = full[seat] = dumps({"type": "view", "version": version, "match": match_id,
+                                               "view": live.view(seat)})
+            conn.sent = (match_id, version, seat)
             conn.send(text)
 
-    def view_message(self, live: LiveMatch | None, seat: int | None) -> dict:
+    def _delta_text(self, live: LiveMatch, seat: int | None, base: tuple[int, dict]) -> str:
+        """The delta from ``base`` (version, view) of the seat to its view now."""
+        changed, gone = view_delta(base[1], live.view(seat))
+        return dumps({"type": "delta", "version": live.version, "match": live.id, "base": base[0],
+                      "set": changed, "unset": gone})
+
+    def view_message(self, live: LiveMatch | None, conn: Conn) -> dict:
+        """The full view for ``conn`` now (connect, resume); remembered as its base."""
         if live is None:
+            conn.sent = None
             return {"type": "view", "version": 0, "match": None, "view": None}
+        seat = live.seat_of(conn.seat)
+        conn.sent = (live.id, live.version, seat)
         return {"type": "view", "version": live.version, "match": live.id, "view": live.view(seat)}
 
     async def current_live(self, code: str) -> LiveMatch | None:
@@ -391,7 +439,6 @@ class Kozyr:
         if live is None:
             return error(p.NO_MATCH, "no match has been started in this room")
         seat = conn.seat
-        await self.bots.returned(live, seat)  # the player is back: a takeover ends
         async with live.lock:
             if msg.version is not None and msg.version != live.version:
                 await self.run(live.catch_up, self.db)  # another process may have moved on
@@ -420,12 +467,40 @@ class Kozyr:
             version = live.version
         await self.publish(conn.room_code, {"kind": "match", "match": live.id, "version": version,
                                             "logged": [seq, seat, msg.action, msg.client_id]})
+        await self.bots.returned(live, seat)  # the person's own committed action ends a takeover
         await self.bots.poke(live)
         log.debug("match %s seq %d seat %d %s (%.1f ms)", live.id, seq, seat, msg.action,
                   (time.perf_counter() - started) * 1000)
         if finished:
             log.info("match %s finished: %s", live.id, live.engine.result())
             await self.announce_room(conn.room_code)
+
+    async def back(self, conn: Conn) -> None:
+        """``back``: the seat's own player takes the seat back from the bot playing for him."""
+        live = await self.current_live(conn.room_code)
+        if conn.seat is None:
+            return self._error(conn, live, p.NOT_SEATED, "you hold no seat in this room")
+        if live is None or live.finished:
+            return self._error(conn, live, p.NO_MATCH, "no match is being played in this room")
+        if not await self.bots.returned(live, conn.seat):
+            self.send_presence(conn.room_code, await self.run(self.get_room, conn.room_code))
+
+    async def take_over(self, conn: Conn, seat: int) -> None:
+        """``takeover``: the host lets a bot play ``seat`` now, during a match."""
+        live = await self.current_live(conn.room_code)
+        room = await self.run(self.get_room, conn.room_code)
+        if room["host"]["id"] != conn.player_id:
+            return self._error(conn, live, p.NOT_HOST, "only the host lets a bot play a seat")
+        if live is None or live.finished:
+            return self._error(conn, live, p.NO_MATCH, "no match is being played in this room")
+        if not 0 <= seat < live.seat_count:
+            return self._error(conn, live, p.BAD_MESSAGE,
+                               f"seat: no seat {seat} (seats 0..{live.seat_count - 1})")
+        await self.bots.take_over(live, seat)
+
+    def _error(self, conn: Conn, live: LiveMatch | None, code: str, message: str) -> None:
+        conn.send({"type": "error", "version": live.version if live else 0,
+                   "match": live.id if live else None, "code": code, "message": message})
 
     # -- chat ---------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ def database_url(request, tmp_path_factory):
 
 def make_settings(database_url: str, **extra) -> Settings:
     extra.setdefault("messages_per_second", 10_000.0)  # scripted clients play far faster than people
+    extra.setdefault("room_lookup_burst", 1_000_000)  # one client address for every test (and fuzzing)
     return Settings(database_url=database_url, allow_fixed_seed=True, log_level="WARNING", **extra)
 
 

@@ -82,7 +82,8 @@ def test_room_seats_and_start(client):
     assert r.status_code == 201
     room = r.json()
     code = room["code"]
-    assert len(code) >= 12 and room["invite_url"].endswith(f"/room/{code}")
+    assert len(code) == 8 and set(code) <= set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+    assert room["invite_url"].endswith(f"/room/{code}")
     assert room["seat_count"] == n and room["seats"][0]["player"] == host["id"]
     assert room["options"] == variant.resolve_options(None)
     assert client.get(f"/room/{code}").status_code == 200  # the invite link opens the client

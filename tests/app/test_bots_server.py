@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from app.db import models as m
 from app.db import store
 from app.main import create_app
+from app.rooms.bots import bot_name
 from engine import find_variant
 
 from .conftest import make_settings
@@ -122,7 +123,8 @@ def test_only_the_host_seats_a_bot_and_only_in_an_empty_seat(bclient):
     r = add_bot(bclient, code, 2, host, "random")
     assert r.status_code == 200, r.text
     seat = r.json()["seats"][2]
-    assert seat["is_bot"] and seat["level"] == "random" and seat["name"] == "Bot (random)"
+    assert seat["is_bot"] and seat["level"] == "random" and seat["name"] == "Dotty"
+    assert seat["bot_key"] == "random-1" and r.json()["seats"][1]["bot_key"] is None
     assert not r.json()["seats"][1]["is_bot"]
     # A person cannot take a bot's seat; the host changes its level or removes it.
     r = bclient.post(f"/api/rooms/{code}/seats/2", headers=auth(other))
@@ -163,7 +165,7 @@ def test_host_alone_with_bots_plays_a_whole_match(bclient, variant, seats, level
     kozyr = bclient.app.state.kozyr
     row, actions, players, match = replay_log(kozyr, room["match"]["id"])
     assert row.status == "finished" and match.is_over() and match.result() == row.result
-    assert [name for _, _, name in players][1:] == [f"Bot ({lv})" for lv in levels]
+    assert [name for _, _, name in players][1:] == [bot_name(lv, 1) for lv in levels]
     bot_seats = {a.seat for a in actions if a.client_id is None}
     assert bot_seats == set(range(1, seats))  # every bot acted, and only bots act without a client id
     assert all(a.client_id for a in actions if a.seat == 0)
@@ -204,9 +206,13 @@ def test_a_bot_takes_over_after_the_turn_timeout_and_hands_back(bclient):
         r = bclient.patch(f"/api/rooms/{code}", json={"takeover_seconds": 0}, headers=auth(a))
         assert r.status_code == 200 and r.json()["takeover_seconds"] is None
         assert 0 in kozyr.bots.takeover_of(match_id)
-        # ... until A is back: its next action (here a stale one) ends the takeover.
+        # ... a refused action (here a stale one) does not end the takeover ...
         _drain(ca)
-        ca.act("pass", "a-back", version=0)
+        ca.act("pass", "a-stale", version=0)
+        err, _ = ca.recv_until(lambda msg: msg["type"] == "error")
+        assert err["code"] == "stale" and 0 in kozyr.bots.takeover_of(match_id)
+        # ... until A says he is back.
+        ca.send({"type": "back"})
         back, _ = ca.recv_until(lambda msg: msg["type"] == "room"
                                 and not msg["room"]["seats"][0]["takeover"])
         assert 0 not in kozyr.bots.takeover_of(match_id)
@@ -220,7 +226,7 @@ def test_a_bot_takes_over_after_the_turn_timeout_and_hands_back(bclient):
     assert all(r.seq <= back["version"] for r in by_bot)
 
 
-def test_a_reconnect_ends_a_takeover(bclient):
+def test_a_reconnect_does_not_end_a_takeover_but_back_does(bclient):
     a, b = new_player(bclient), new_player(bclient)
     room = new_room(bclient, a, "thousand-1000-2p", 2, takeover_seconds=0.5)
     code = room["code"]
@@ -233,9 +239,91 @@ def test_a_reconnect_ends_a_takeover(bclient):
         play_humans({1: cb}, random.Random(2), until=lambda view: 0 in kozyr.bots.takeover_of(match_id))
         assert bclient.get(f"/api/rooms/{code}").json()["seats"][0]["takeover"]
         ca = connect(bclient, stack, code, a, 0)
+        ca.recv_until(lambda msg: msg["type"] == "room" and msg["room"]["seats"][0]["takeover"])
+        assert 0 in kozyr.bots.takeover_of(match_id)  # still played by the bot
+        ca.send({"type": "back"})
         ca.recv_until(lambda msg: msg["type"] == "room" and not msg["room"]["seats"][0]["takeover"])
         assert 0 not in kozyr.bots.takeover_of(match_id)
     replay_log(kozyr, match_id)
+
+
+def test_host_lets_a_bot_play_a_seat_now_and_the_person_acts_to_take_it_back(database_url):
+    app = bot_app(database_url, bot_delay=0.4)  # the person can act before the bot does
+    with TestClient(app) as bclient:
+        _host_takeover(bclient)
+    app.state.kozyr.db.dispose()
+
+
+def _host_takeover(bclient):
+    a, b = new_player(bclient), new_player(bclient)
+    room = new_room(bclient, a, "thousand-1000-2p", 2)  # no turn timeout
+    code = room["code"]
+    assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
+    room = start(bclient, code, a, seed=9)
+    match_id = room["match"]["id"]
+    kozyr = bclient.app.state.kozyr
+    with ExitStack() as stack:
+        ca = connect(bclient, stack, code, a, 0)
+        cb = connect(bclient, stack, code, b, 1)
+        cb.send({"type": "takeover", "seat": 0})  # B is not the host
+        err, _ = cb.recv_until(lambda msg: msg["type"] == "error")
+        assert err["code"] == "not_host" and 0 not in kozyr.bots.takeover_of(match_id)
+        ca.send({"type": "takeover", "seat": 5})
+        err, _ = ca.recv_until(lambda msg: msg["type"] == "error")
+        assert err["code"] == "bad_message"
+        ca.send({"type": "takeover", "seat": 1})  # the host hands B's seat to a bot
+        msg, _ = ca.recv_until(lambda msg: msg["type"] == "presence" and msg["seats"][1]["takeover"])
+        # The bot plays for B until B's own committed action.
+        play_humans({0: ca}, random.Random(4), until=lambda view: any(
+            r.seat == 1 and r.client_id is None for r in _actions(kozyr, match_id)))
+        assert 1 in kozyr.bots.takeover_of(match_id)
+        _drain(cb)
+        play_humans({0: ca, 1: cb}, random.Random(6),
+                    until=lambda view: 1 not in kozyr.bots.takeover_of(match_id))
+        assert 1 not in kozyr.bots.takeover_of(match_id)
+    replay_log(kozyr, match_id)
+
+
+def test_timer_messages_count_down_the_persons_turn(bclient):
+    a, b = new_player(bclient), new_player(bclient)
+    room = new_room(bclient, a, "thousand-1000-2p", 2, takeover_seconds=30)
+    code = room["code"]
+    assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
+    room = start(bclient, code, a, seed=3)
+    kozyr = bclient.app.state.kozyr
+    with ExitStack() as stack:
+        ca = connect(bclient, stack, code, a, 0)
+        timer, _ = ca.recv_until(lambda msg: msg["type"] == "timer")  # on connect
+        live = kozyr.live[room["match"]["id"]]
+        to_act = live.engine.to_act()[0]
+        assert timer["seat"] == to_act and timer["total"] == 30 and 0 < timer["seconds"] <= 30
+        cb = connect(bclient, stack, code, b, 1)
+        conns = {0: ca, 1: cb}
+        view = conns[to_act].last_view or conns[to_act].recv_until(lambda m: m["type"] == "view")[0]
+        legal = view["view"]["legal"]
+        conns[to_act].act("pass" if "pass" in legal else legal[0], "t1", version=view["version"])
+        nxt, _ = ca.recv_until(lambda msg: msg["type"] == "timer" and msg["version"] == 1)
+        assert nxt["seat"] == live.engine.to_act()[0] and nxt["total"] == 30
+        # The host switches the clock off: it stops for everyone.
+        assert bclient.patch(f"/api/rooms/{code}", json={"takeover_seconds": 0},
+                             headers=auth(a)).status_code == 200
+        stop, _ = cb.recv_until(lambda msg: msg["type"] == "timer" and msg["seat"] is None)
+        assert stop["seconds"] is None
+
+
+def test_three_bots_of_one_level_are_three_players(bclient):
+    host = new_player(bclient)
+    room = new_room(bclient, host, "korol-ru", 4)
+    for seat in (1, 2, 3):
+        r = add_bot(bclient, room["code"], seat, host, "basic")
+        assert r.status_code == 200, r.text
+    seats = r.json()["seats"][1:]
+    assert [s["bot_key"] for s in seats] == ["basic-1", "basic-2", "basic-3"]
+    assert [s["name"] for s in seats] == ["Sam", "Max", "Tom"]
+    assert len({s["player"] for s in seats}) == 3
+    room = start(bclient, room["code"], host, seed=2)
+    detail = bclient.get(f"/api/matches/{room['match']['id']}").json()
+    assert [s["bot_key"] for s in detail["seats"]] == [None, "basic-1", "basic-2", "basic-3"]
 
 
 def test_bots_play_on_after_a_restart(database_url):

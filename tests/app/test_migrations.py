@@ -70,3 +70,19 @@ def test_two_processes_migrating_at_once_on_postgres():
             e.dispose()
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+def test_0003_turns_the_one_bot_row_per_level_into_slot_1(tmp_path):
+    from sqlalchemy import text
+    engine = create_engine(f"sqlite:///{tmp_path / 'b.db'}")
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+        conn.execute(text("INSERT INTO players (token_hash, name, created_at, bot_level) "
+                          "VALUES ('bot:basic', 'Bot (basic)', '2026-11-30 00:00:00', 'basic')"))
+    upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT token_hash, name, bot_level, bot_slot FROM players")).all()
+    assert [tuple(r) for r in rows] == [("bot:basic-1", "Sam", "basic", 1)]
+    engine.dispose()
