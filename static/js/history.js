@@ -56,14 +56,17 @@ export function dealSummaryEl(family, row, name, seats) {
     head.push(h('span', null, `${t('trump')}: `, suitEl(row.trump)));
   }
   const points = row.points_raw || null;
+  const cols = [t('replay_ui.player'), points ? t('replay_ui.card_points') : null,
+    family === 'korol' ? t('tricks') : t('replay_ui.change'), row.totals ? t('total') : null].filter(Boolean);
   return h('div', { class: 'deal-summary', 'data-role': 'deal-summary' },
     h('h3', { text: `${t('replay_ui.summary')} ${row.deal ?? ''}` }),
     head.length ? h('p', { class: 'sum-head' }, head.map((x, i) => [i ? ' · ' : '', x])) : null,
     h('table', { class: 'sum-table' },
+      h('thead', null, h('tr', null, cols.map((c) => h('th', { class: 'muted', text: c })))),
       h('tbody', null, Array.from({ length: seats }, (_, s) => h('tr', { 'data-seat': s },
         h('th', { class: 'pname', text: name(s) }),
-        points ? h('td', { class: 'muted', text: row.sitting_out === s ? t('replay_ui.sits_out') : `${points[s]} ${t('replay_ui.card_points')}` }) : null,
-        family === 'korol' ? h('td', { text: t('replay_ui.taken', { n: row.scores[s] }) })
+        points ? h('td', { class: 'muted', text: row.sitting_out === s ? t('replay_ui.sits_out') : String(points[s]) }) : null,
+        family === 'korol' ? h('td', { text: String(row.scores[s]) })
           : h('td', { class: `sum-change${row.scores[s] < 0 ? ' neg' : ''}`, text: signed(row.scores[s]) }),
         row.totals ? h('td', { class: 'sum-total', text: String(row.totals[s]) }) : null)))));
 }
@@ -80,6 +83,7 @@ class Replay {
     this.step = 0;
     this.positions = new Map();  // deal number -> {steps} | {error}
     this.timer = null;
+    this.fromTalon = new Set();
     this.root = h('section', { class: 'replay panel', tabIndex: 0 });
     this.root.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowRight') this.go(this.step + 1);
@@ -140,6 +144,22 @@ class Replay {
     this.timer = null;
   }
 
+  // The seat whose hand the whole talon went into at or before this step, until the
+  // first card is played (read off the positions: the client moves nothing).
+  talonTaker(steps) {
+    const talon = steps[0].talon || [];
+    const now = steps[this.step];
+    const playing = (pos) => (pos.trick || []).length || (pos.taken || []).some((x) => x && x.length);
+    if (!talon.length || playing(now)) return null;
+    for (let k = 1; k <= this.step; k++) {
+      const pos = steps[k];
+      if ((pos.talon || []).length) continue;
+      const seat = (pos.hands || []).findIndex((hand) => talon.every((c) => hand.includes(c)));
+      if (seat >= 0 && (steps[k - 1].talon || []).length) return seat;
+    }
+    return null;
+  }
+
   seatEl(pos, seat) {
     const cards = (pos.hands || [])[seat] || [];
     const taken = (pos.taken || [])[seat];
@@ -149,7 +169,7 @@ class Replay {
     return h('div', { class: `replay-hand${this.deal.dealer === seat ? ' dealer' : ''}`, 'data-seat': seat },
       h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: this.name(seat) }), badges,
         taken ? h('span', { class: 'taken muted small', 'data-role': 'taken', text: t('replay_ui.taken', { n: taken.length }) }) : null),
-      h('div', { class: 'cards' }, cards.map((c) => cardEl(c, { small: true }))));
+      h('div', { class: 'cards' }, cards.map((c) => cardEl(c, { small: true, extraClass: this.fromTalon.has(c) ? 'from-talon' : '' }))));
   }
 
   // Trump, contract, marriages and the talon's fate at this step, as the engine says.
@@ -166,15 +186,36 @@ class Replay {
       items.push(h('span', { 'data-role': 'replay-marriages' }, `${t('marriages')}: `,
         pos.marriages.map((m) => marriageText(m, (s) => this.name(s))).join(', ')));
     }
-    const firstTalon = (steps[0].talon || []).length;
-    if (firstTalon && !(pos.talon || []).length && pos.declarer !== null && pos.declarer !== undefined) {
-      items.push(h('span', { class: 'talon-taken', 'data-role': 'talon-taken', text: t('replay_ui.talon_to', { name: this.name(pos.declarer) }) }));
+    const taker = this.talonTaker(steps);
+    if (taker !== null) {
+      items.push(h('span', { class: 'talon-taken', 'data-role': 'talon-taken', text: t('replay_ui.talon_to', { name: this.name(taker) }) }));
     }
     return items.length ? h('p', { class: 'replay-info' }, items.map((x, i) => [i ? h('span', { class: 'sep', text: ' · ' }) : null, x])) : null;
   }
 
+  // The trick completed by this step's card: the engine has already moved it to the
+  // winner's taken pile, so it is read off the difference of the two positions.
+  closedTrick(steps) {
+    if (this.step === 0) return null;
+    const prev = steps[this.step - 1];
+    const pos = steps[this.step];
+    if ((pos.trick || []).length || !(prev.trick || []).length || !pos.taken || !prev.taken) return null;
+    const winner = pos.taken.findIndex((cards, s) => cards && cards.length > ((prev.taken[s] || []).length));
+    if (winner < 0) return null;
+    const fresh = new Set(pos.taken[winner].filter((c) => !(prev.taken[winner] || []).includes(c)));
+    const played = [...prev.trick];
+    for (const [s, c] of prev.trick) fresh.delete(c);
+    const [seat] = pos.action || [];
+    const last = [...fresh].find((c) => !(pos.hands[seat] || []).includes(c) && (prev.hands[seat] || []).includes(c));
+    if (last) played.push([seat, last]);
+    return { winner, cards: played };
+  }
+
   boardEl(steps) {
     const pos = steps[this.step];
+    const closed = this.closedTrick(steps);
+    const trick = closed ? closed.cards : (pos.trick || []);
+    this.fromTalon = new Set(this.talonTaker(steps) !== null ? steps[0].talon : []);
     const seats = (pos.hands || []).length;
     const talon = pos.talon || [];
     return h('div', { class: 'replay-board' },
@@ -183,8 +224,9 @@ class Replay {
         talon.length ? h('div', { class: 'replay-hand rest', 'data-role': 'replay-talon' },
           h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: this.family === 'thousand' ? t('talon') : t('face_up') })),
           h('div', { class: 'cards' }, talon.map((c) => cardEl(c, { small: true })))) : null),
-      h('div', { class: 'replay-trick' }, h('span', { class: 'label', text: t('played') }),
-        h('div', { class: 'cards' }, (pos.trick || []).map(([seat, c]) => h('figure', { class: 'played', 'data-seat': seat },
+      h('div', { class: `replay-trick${closed ? ' closed' : ''}` }, h('span', { class: 'label', text: t('played') }),
+        closed ? h('span', { class: 'trick-winner', 'data-role': 'trick-winner', text: t('trick_won_by', { name: this.name(closed.winner) }) }) : null,
+        h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', { class: 'played', 'data-seat': seat },
           cardEl(c, { small: true }), h('figcaption', { class: 'slot-name', text: this.name(seat) }))))));
   }
 
@@ -216,7 +258,7 @@ class Replay {
       h('button', { type: 'button', class: 'btn', 'data-role': 'forward', disabled: !steps || this.step >= last,
         onclick: () => { this.stop(); this.go(this.step + 1); } }, t('forward'), ' ▶'),
       h('button', { type: 'button', class: `btn${this.timer ? ' on' : ''}`, 'data-role': 'auto-play', disabled: !steps,
-        'aria-pressed': String(!!this.timer), onclick: () => this.toggleAuto() }, this.timer ? `⏸ ${t('replay_ui.pause')}` : `⏵ ${t('replay_ui.auto')}`),
+        'aria-pressed': String(!!this.timer), onclick: () => this.toggleAuto() }, this.timer ? `❚❚ ${t('replay_ui.pause')}` : `▶ ${t('replay_ui.auto')}`),
       h('button', { type: 'button', class: 'btn ghost', 'data-role': 'next-deal', disabled: this.di >= this.deals.length - 1,
         onclick: () => this.toDeal(this.di + 1) }, t('next_deal')));
     append(box, [h('h2', null, t('replay'), ' — ', t('deal_n', { n: this.deal.deal })), nav]);

@@ -111,3 +111,44 @@ def test_invite_panel_during_a_match_shows_link_and_seats(server, new_page, scre
     assert page.locator("[data-role=invite-panel]").count() == 0
     assert page.evaluate("() => window.kozyr.page.socket.ws.readyState") == 1
     assert not page.errors
+
+
+def test_a_room_code_typed_in_lower_case_opens_the_room(server, new_page, screenshots):
+    host = player(server, "Kod")
+    room = room_with(server, host, "king-3p", 3)
+    assert room["code"] == room["code"].upper() and len(room["code"]) == 8
+    guest = new_page(SIZES["phone"], lang="ru")
+    as_player(guest, player(server, "Гость"))
+    guest.goto(server + "/")
+    join = guest.locator("[data-role=join]")
+    join.locator("input[name=code]").fill(f"  {room['code'].lower()} ")
+    join.locator("button[type=submit]").click()
+    guest.wait_for_url(f"**/room/{room['code'].lower()}")
+    guest.locator(f".lobby[data-room='{room['code']}']").wait_for()
+    guest.locator("#status[data-status=online]").wait_for()
+    guest.locator("[data-role=take-seat]").first.click()
+    guest.locator(".seat-row.mine").wait_for()
+    assert call(server, "GET", f"/api/rooms/{room['code']}")["seats"][1]["name"] == "Гость"
+    # a pasted invite link works the same
+    guest.goto(server + "/")
+    guest.locator("[data-role=join] input[name=code]").fill(room["invite_url"].lower())
+    guest.locator("[data-role=join] button[type=submit]").click()
+    guest.locator(f".lobby[data-room='{room['code']}']").wait_for()
+    assert not guest.errors
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_qr_code_of_the_invite_loads(server, new_page, screenshots, size):
+    host = player(server, "QR")
+    room = room_with(server, host, "thousand-1000", 3)
+    page = new_page(SIZES[size], lang="pl")
+    as_player(page, host)
+    page.goto(server + room["invite_path"])
+    qr = page.locator("[data-role=invite-qr]")
+    qr.wait_for()
+    page.wait_for_function("() => { const i = document.querySelector('[data-role=invite-qr]'); return i.complete && i.naturalWidth > 0; }")
+    box = qr.bounding_box()
+    assert box["width"] >= 96 and box["x"] + box["width"] <= SIZES[size]["width"]
+    no_sideways_overflow(page)
+    page.screenshot(path=str(screenshots / f"invite-qr-pl-{size}.png"))
+    assert not page.errors
