@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-long bench lint clean
+.PHONY: serve test test-long bench lint clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,6 +23,10 @@ test-long: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# every family × phase × size × language of the table -> tests/browser/screenshots/ (not in CI)
+screenshots: $(STAMP)
+	KOZYR_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser/test_screenshots.py $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine app tests bench

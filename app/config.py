@@ -41,6 +41,7 @@ class Settings(BaseSettings):
     max_open_rooms: int = 20  # rooms a player may host that have no finished match yet (429)
     room_lookup_burst: int = 20  # look-ups of unknown room codes per client address at once ...
     room_lookup_per_minute: float = 10.0  # ... refilled at this rate (then 429 rate_limited)
+    token_cache_seconds: float = 30.0  # a websocket join remembers a token's player this long
     hello_timeout: float = 10.0  # seconds to wait for the first message without ?token=
     history_cache: int = 64  # finished matches kept replayed in memory
     gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector

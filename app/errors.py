@@ -1,36 +1,22 @@
-"""Errors with an HTTP status and a stable code, shared by the REST and websocket routes."""
+"""The one place where errors get their HTTP status (REST; the websocket route sends
+the same ``code`` in an ``error`` message).  Domain errors: app/db/errors.py."""
 
 from __future__ import annotations
 
+from .db.errors import BadToken, Clash, DomainError, Invalid, Missing, NotAllowed, OverLimit
 
-class Problem(Exception):
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
-        if status:
-            self.status = status
+STATUS: dict[type[DomainError], int] = {
+    BadToken: 401,
+    NotAllowed: 403,
+    Missing: 404,
+    Clash: 409,
+    Invalid: 422,
+    OverLimit: 429,
+}
 
 
-class NotFound(Problem):
-    status, code = 404, "not_found"
-
-
-class Forbidden(Problem):
-    status, code = 403, "forbidden"
-
-
-class Unauthorized(Problem):
-    status, code = 401, "bad_token"
-
-
-class Conflict(Problem):
-    status, code = 409, "conflict"
-
-
-class Invalid(Problem):
-    status, code = 422, "invalid"
+def http_status(exc: DomainError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 400

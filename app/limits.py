@@ -1,26 +1,15 @@
-"""Abuse limits: a token bucket per websocket connection and the open-rooms cap.
+"""Abuse limits: a token bucket per websocket connection, and the guard on look-ups of
+unknown room codes.  (The open-rooms cap is the room service's.)
 
 The numbers live in Settings (``messages_per_second``, ``message_burst``,
-``flood_close_after``, ``max_open_rooms``); README.md "Server" lists them."""
+``flood_close_after``, ``room_lookup_*``); README.md "Server" lists them."""
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
 
-from sqlalchemy import func, or_, select
-from sqlalchemy.orm import Session
-
-from .db import models as m
-from .errors import Problem
-
-
-class TooManyRooms(Problem):
-    status, code = 429, "too_many_rooms"
-
-
-class RateLimited(Problem):
-    status, code = 429, "rate_limited"
+from .db.errors import RateLimited
 
 
 class TokenBucket:
@@ -48,20 +37,6 @@ class TokenBucket:
         self.tokens -= 1
         self.strikes = 0
         return True
-
-
-def open_rooms(s: Session, player_id: int) -> int:
-    """Rooms the player hosts whose current match is not finished (or not started)."""
-    q = (select(func.count(m.Room.id))
-         .outerjoin(m.Match, m.Match.id == m.Room.current_match_id)
-         .where(m.Room.host_id == player_id)
-         .where(or_(m.Room.current_match_id.is_(None), m.Match.status != "finished")))
-    return int(s.execute(q).scalar_one())
-
-
-def check_open_rooms(s: Session, player_id: int, limit: int) -> None:
-    if limit > 0 and open_rooms(s, player_id) >= limit:
-        raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
 
 
 class CodeGuard:

@@ -18,7 +18,8 @@ from engine import VARIANTS
 from .api import bots, matches, players, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings
-from .errors import Problem
+from .db.errors import DomainError
+from .errors import http_status
 from .logs import setup_logging
 from .rooms.service import Kozyr
 
@@ -45,9 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "The websocket protocol is described in README.md (Server).")
     app.state.kozyr = kozyr
 
-    @app.exception_handler(Problem)
-    async def problem(_: Request, exc: Problem) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
+    @app.exception_handler(DomainError)
+    async def problem(_: Request, exc: DomainError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=http_status(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

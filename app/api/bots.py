@@ -25,16 +25,16 @@ async def seat_bot(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep
                    body: BotSeat | None = None) -> dict:
     """The host seats a bot in an empty seat (or changes a bot's level), between matches."""
     level = body.level if body is not None else "basic"
-    return with_invite(await kozyr.bots.change(code, seat, player, level), request)
+    return with_invite(await kozyr.rooms.change_bot(code, seat, player, level), request)
 
 
 @router.delete("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
 async def remove_bot(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.bots.change(code, seat, player, None), request)
+    return with_invite(await kozyr.rooms.change_bot(code, seat, player, None), request)
 
 
 @router.patch("/api/rooms/{code}", response_model=RoomPublic)
 async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, kozyr: KozyrDep,
                         request: Request) -> dict:
     """The host sets the turn timeout after which a bot takes over (None / 0: off)."""
-    return with_invite(await kozyr.bots.set_takeover(code, player, body.takeover_seconds), request)
+    return with_invite(await kozyr.rooms.set_takeover(code, player, body.takeover_seconds), request)

@@ -8,8 +8,7 @@ from fastapi import Depends, Header, Request
 from starlette.concurrency import run_in_threadpool
 
 from ..db import models as m
-from ..db import store
-from ..errors import Unauthorized
+from ..db.errors import BadToken
 from ..rooms.service import Kozyr
 
 
@@ -35,14 +34,10 @@ async def current_player(
 ) -> m.Player:
     token = token_from_headers(authorization, x_player_token)
     if not token:
-        raise Unauthorized("a player token is needed (Authorization: Bearer <token> or X-Player-Token)")
-
-    def lookup() -> m.Player | None:
-        with kozyr.db.read() as s:
-            return store.player_by_token(s, token)
-    player = await run_in_threadpool(lookup)
+        raise BadToken("a player token is needed (Authorization: Bearer <token> or X-Player-Token)")
+    player = await run_in_threadpool(kozyr.history.player_by_token, token)
     if player is None:
-        raise Unauthorized("unknown player token")
+        raise BadToken("unknown player token")
     return player
 
 
@@ -60,7 +55,7 @@ async def room_code(code: str, request: Request, kozyr: KozyrDep) -> str:
     """The room's stored code for the ``{code}`` of the path (exact, then upper-cased);
     404 ``unknown_room``, or 429 ``rate_limited`` after too many unknown codes from the
     caller's address (limits.CodeGuard)."""
-    return await kozyr.resolve_code(code, client_address(request))
+    return await kozyr.rooms.resolve_code(code, client_address(request))
 
 
 def client_address(conn) -> str:

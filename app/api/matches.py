@@ -1,7 +1,5 @@
-"""Match history: detail with scoresheet / role table and every finished deal, exports.
-
-Rule C-5: a finished deal is public; the seed and the full action log (which
-holds face-down cards) are shown only once the whole match is over."""
+"""Match history routes: detail with scoresheet / role table and every finished deal,
+exports (app/rooms/history.py; rule C-5 there)."""
 
 from __future__ import annotations
 
@@ -11,68 +9,13 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from ..db import models as m
-from ..db import store
-from ..errors import NotFound
-from ..rooms.service import Kozyr, utc
+from ..db.errors import Missing
 from .deps import KozyrDep
 from .schemas import MatchDetail
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
-
-EXPORT_FORMAT = "kozyr-match/1"
-
-
-def summary(s: Session, kozyr: Kozyr, row: m.Match, room_code: str | None = None) -> dict:
-    if room_code is None:
-        room_code = s.get(m.Room, row.room_id).code
-    live = kozyr.live.get(row.id)
-    return {
-        "id": row.id, "room": room_code, "number": row.number, "variant": row.variant,
-        "options": row.options,
-        "seats": store.match_seats(s, row.id),
-        "status": row.status, "version": max(row.version, live.version if live else 0),
-        "result": row.result, "created_at": utc(row.created_at), "finished_at": utc(row.finished_at),
-    }
-
-
-def summaries(s: Session, kozyr: Kozyr, rows: list[m.Match]) -> list[dict]:
-    return [summary(s, kozyr, r) for r in rows]
-
-
-def _load(kozyr: Kozyr, match_id: str) -> tuple[dict, m.Match, object]:
-    with kozyr.db.read() as s:
-        row = s.get(m.Match, match_id) if len(match_id) <= 32 else None
-        if row is None:
-            raise NotFound(f"no match {match_id!r}", code="unknown_match")
-        info = summary(s, kozyr, row)
-        actions = store.actions_of(s, row.id)
-        info["version"] = len(actions)
-    # A separate engine object: the live match is never touched outside its lock.
-    return info, row, kozyr.replayed(row, actions)
-
-
-def detail(kozyr: Kozyr, match_id: str) -> dict:
-    info, row, match = _load(kozyr, match_id)
-    finished = row.status == "finished"
-    return {**info,
-            "seed": row.seed if finished else None,
-            "first_dealer": row.first_dealer if finished else None,
-            "scoresheet": match.scoresheet(), "role_table": match.role_table(),
-            "deals": match.history()}
-
-
-def export(kozyr: Kozyr, match_id: str) -> dict:
-    info, row, match = _load(kozyr, match_id)
-    out = {"format": EXPORT_FORMAT, **info, "seat_count": row.seat_count}
-    if row.status == "finished":
-        out.update(seed=row.seed, first_dealer=row.first_dealer, preset_deals=row.preset_deals,
-                   actions=[list(a) for a in match.actions])
-    out.update(scoresheet=match.scoresheet(), role_table=match.role_table(), deals=match.history())
-    return out
 
 
 def export_text(data: dict) -> str:
@@ -120,19 +63,19 @@ def _plain(value) -> str:
 
 @router.get("/{match_id}", response_model=MatchDetail)
 async def get_match(match_id: str, kozyr: KozyrDep) -> dict:
-    return await run_in_threadpool(detail, kozyr, match_id)
+    return await run_in_threadpool(kozyr.history.detail, match_id)
 
 
 @router.get("/{match_id}/export.json", responses={200: {"content": {"application/json": {}}}})
 async def export_json(match_id: str, kozyr: KozyrDep) -> Response:
-    data = await run_in_threadpool(export, kozyr, match_id)
+    data = await run_in_threadpool(kozyr.history.export, match_id)
     return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.json"'})
 
 
 @router.get("/{match_id}/export.txt", response_class=PlainTextResponse)
 async def export_txt(match_id: str, kozyr: KozyrDep) -> str:
-    data = await run_in_threadpool(export, kozyr, match_id)
+    data = await run_in_threadpool(kozyr.history.export, match_id)
     return export_text(data)
 
 
@@ -143,11 +86,11 @@ class DealPositions(BaseModel):
                     "trick, taken ...), trump, marriages, contract, declarer")
 
 
-def positions(kozyr: Kozyr, match_id: str, deal: int) -> dict:
+def positions(kozyr, match_id: str, deal: int) -> dict:
     """The engine's ``deal_positions(deal)`` of a finished deal (public, rule C-5)."""
-    _, _, match = _load(kozyr, match_id)
+    _, _, match = kozyr.history._load(match_id)
     if not any(h["deal"] == deal for h in match.history()):
-        raise NotFound(f"deal {deal} of match {match_id!r} is not finished", code="unknown_deal")
+        raise Missing(f"deal {deal} of match {match_id!r} is not finished", code="unknown_deal")
     return match.deal_positions(deal)
 
 

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from ..db import models as m
-from ..db import store
-from ..errors import Invalid
+from ..db.errors import BadName
 from ..rooms.text import clean_name
 from .deps import KozyrDep, PlayerDep
-from .matches import summaries
 from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerWithToken
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -23,18 +21,14 @@ def valid_name(body: PlayerCreate, kozyr) -> str:
     try:
         return clean_name(body.name, kozyr.settings.max_name_length)
     except ValueError as e:
-        raise Invalid(str(e), code="invalid_name") from None
+        raise BadName(str(e)) from None
 
 
 @router.post("", response_model=PlayerWithToken, status_code=201)
 async def create_player(body: PlayerCreate, kozyr: KozyrDep) -> dict:
     name = valid_name(body, kozyr)
 
-    def work() -> dict:
-        with kozyr.db.write() as s:
-            player, token = store.create_player(s, name)
-            return {"id": player.id, "name": player.name, "token": token}
-    return await run_in_threadpool(work)
+    return await run_in_threadpool(kozyr.history.create_player, name)
 
 
 @router.get("/me", response_model=PlayerPublic)
@@ -46,12 +40,9 @@ async def me(player: PlayerDep) -> dict:
 async def rename(body: PlayerCreate, player: PlayerDep, kozyr: KozyrDep) -> dict:
     name = valid_name(body, kozyr)
 
-    def work() -> dict:
-        with kozyr.db.write() as s:
-            row = s.get(m.Player, player.id)
-            row.name = name
-            return {"id": row.id, "name": row.name}
-    return await run_in_threadpool(work)
+    out = await run_in_threadpool(kozyr.history.rename, player.id, name)
+    kozyr.renamed(player.id)
+    return out
 
 
 @router.get("/me/matches", response_model=list[MatchSummary])
@@ -61,14 +52,6 @@ async def my_matches(player: PlayerDep, kozyr: KozyrDep,
                      since: datetime | None = None, until: datetime | None = None,
                      status: str | None = None,
                      limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[dict]:
-    def work() -> list[dict]:
-        with kozyr.db.read() as s:
-            rows = store.list_matches(s, player_id=player.id, variant=variant, since=since,
-                                      until=until, status=status, limit=limit + offset + 500 if with_player
-                                      else limit, offset=0 if with_player else offset)
-            out = summaries(s, kozyr, rows)
-            if with_player is not None:
-                out = [x for x in out if any(p["player"] == with_player for p in x["seats"])]
-                out = out[offset:offset + limit]
-            return out
-    return await run_in_threadpool(work)
+    return await run_in_threadpool(partial(
+        kozyr.history.matches, player_id=player.id, with_player=with_player, variant=variant,
+        since=since, until=until, status=status, limit=limit, offset=offset))

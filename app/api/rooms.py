@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime
+from datetime import datetime
+from functools import partial
 
 import segno
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from ..db import store
 from .deps import KozyrDep, PlayerDep, RoomCode
-from .matches import summaries
 from .schemas import ChatPublic, MatchSummary, RoomCreate, RoomPublic, StartMatch
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -26,14 +25,14 @@ def with_invite(room: dict, request: Request) -> dict:
 
 @router.post("", response_model=RoomPublic, status_code=201)
 async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    room = await run_in_threadpool(kozyr.create_room, player, body.variant, body.options,
+    room = await run_in_threadpool(kozyr.rooms.create_room, player, body.variant, body.options,
                                    body.seats, body.take_seat, body.takeover_seconds)
     return with_invite(room, request)
 
 
 @router.get("/{code}", response_model=RoomPublic)
 async def get_room(code: RoomCode, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await run_in_threadpool(kozyr.get_room, code), request)
+    return with_invite(await kozyr.rooms.room(code), request)
 
 
 @router.get("/{code}/qr.svg", response_class=Response,
@@ -50,12 +49,12 @@ async def invite_qr(code: RoomCode, kozyr: KozyrDep, request: Request) -> Respon
 
 @router.post("/{code}/seats/{seat}", response_model=RoomPublic)
 async def take_seat(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.change_seat(code, seat, player, take=True), request)
+    return with_invite(await kozyr.rooms.change_seat(code, seat, player, take=True), request)
 
 
 @router.delete("/{code}/seats/{seat}", response_model=RoomPublic)
 async def leave_seat(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.change_seat(code, seat, player, take=False), request)
+    return with_invite(await kozyr.rooms.change_seat(code, seat, player, take=False), request)
 
 
 @router.post("/{code}/start", response_model=RoomPublic)
@@ -63,24 +62,18 @@ async def start(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Req
                 body: StartMatch | None = None) -> dict:
     """The host starts a match once every seat is taken."""
     seed = body.seed if body is not None and kozyr.settings.allow_fixed_seed else None
-    return with_invite(await kozyr.start_match(code, player, seed=seed), request)
+    return with_invite(await kozyr.rooms.start_match(code, player, seed=seed), request)
 
 
 @router.post("/{code}/rematch", response_model=RoomPublic)
 async def rematch(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     """A new match in the same room with the same seats, once the last one is over."""
-    return with_invite(await kozyr.start_match(code, player), request)
+    return with_invite(await kozyr.rooms.start_match(code, player), request)
 
 
 @router.get("/{code}/chat", response_model=list[ChatPublic])
 async def chat(code: RoomCode, kozyr: KozyrDep, limit: int = Query(100, ge=1, le=500)) -> list[dict]:
-    def work() -> list[dict]:
-        with kozyr.db.read() as s:
-            room = store.room_by_code(s, code)
-            return [{"id": c.id, "player": c.player_id, "name": name, "seat": c.seat, "text": c.text,
-                     "time": c.created_at.replace(tzinfo=c.created_at.tzinfo or UTC).isoformat()}
-                    for c, name in store.chat_of(s, room, limit)]
-    return await run_in_threadpool(work)
+    return await run_in_threadpool(kozyr.rooms.chat_lines, code, limit)
 
 
 @router.get("/{code}/matches", response_model=list[MatchSummary])
@@ -88,11 +81,6 @@ async def room_matches(code: RoomCode, kozyr: KozyrDep, player: int | None = Non
                        variant: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, status: str | None = None,
                        limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[dict]:
-    def work() -> list[dict]:
-        with kozyr.db.read() as s:
-            room = store.room_by_code(s, code)
-            rows = store.list_matches(s, room_id=room.id, player_id=player, variant=variant,
-                                      since=since, until=until, status=status, limit=limit,
-                                      offset=offset)
-            return summaries(s, kozyr, rows)
-    return await run_in_threadpool(work)
+    return await run_in_threadpool(partial(
+        kozyr.history.matches, room_code=code, player_id=player, variant=variant, since=since,
+        until=until, status=status, limit=limit, offset=offset))

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from engine import VARIANTS, find_variant
 
-from ..errors import NotFound
+from ..db.errors import UnknownVariant
 from .schemas import VariantPublic
 
 router = APIRouter(prefix="/api/variants", tags=["variants"])
@@ -28,4 +28,4 @@ def get_variant(variant_id: str) -> dict:
     try:
         return variant_dict(variant_id)
     except KeyError:
-        raise NotFound(f"no variant {variant_id!r}", code="unknown_variant") from None
+        raise UnknownVariant(f"no variant {variant_id!r}") from None

@@ -1,7 +1,7 @@
 """The websocket route: live play in a room.
 
 ``/api/rooms/{code}/ws?token=...`` (or a first ``hello`` message with the
-token).  See protocol.py and README.md "Server" for the messages."""
+token).  See protocol.py and README.md "Server" for the messages and limits."""
 
 from __future__ import annotations
 
@@ -11,13 +11,10 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 
 from .. import protocol as p
-from ..db import models as m
-from ..db import store
-from ..errors import NotFound
-from ..limits import RateLimited, TokenBucket
+from ..db.errors import RateLimited, UnknownRoom
+from ..limits import TokenBucket
 from ..rooms.hub import Conn, dumps
 from ..rooms.service import Kozyr
 from .deps import client_address
@@ -56,14 +53,21 @@ async def _receive_text(ws: WebSocket) -> str | None:
         return "\x00<binary>"
 
 
+def _too_large(text: str, limit: int) -> bool:
+    return len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit
+
+
 @router.websocket("/api/rooms/{code}/ws")
 async def room_socket(ws: WebSocket, code: str) -> None:
     kozyr: Kozyr = ws.app.state.kozyr
     limit = kozyr.settings.max_message_bytes
-    await ws.accept()
     try:
-        code = await kozyr.resolve_code(code, client_address(ws))  # the stored code from here on
-    except NotFound:
+        await ws.accept()
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return  # the client left during the handshake
+    try:
+        code = await kozyr.rooms.resolve_code(code, client_address(ws))  # the stored code from here on
+    except UnknownRoom:
         return await _refuse(ws, p.UNKNOWN_ROOM, f"no room {code!r}", 4404)
     except RateLimited as e:
         return await _refuse(ws, p.RATE_LIMITED, e.message, 4429)
@@ -79,7 +83,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         if text is None:
             return
         try:
-            if len(text) > limit:
+            if _too_large(text, limit):
                 raise ValueError("too large")
             hello = p.client_message.validate_json(text)
             if not isinstance(hello, p.Hello):
@@ -90,77 +94,49 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         last_version = hello.last_version
         accept = hello.accept or []
 
-    def identify():
-        with kozyr.db.read() as s:
-            player = store.player_by_token(s, token)
-            if player is None:
-                return None
-            room = store.room_by_code(s, code)
-            return player, store.seat_of_player(s, room, player.id)
-    found = await run_in_threadpool(identify)
-    if found is None:
+    player = await kozyr.player_by_token(token)
+    if player is None:
         return await _refuse(ws, p.BAD_TOKEN, "unknown player token", 4403)
-    player, seat = found
-    conn = Conn(ws, code, player.id, player.name, seat, kozyr.settings.max_send_queue)
+    await kozyr.rooms.snapshot(code)  # from memory after the first join
+    player_id, name = player
+    conn = Conn(ws, code, player_id, name, kozyr.rooms.seat_of(code, player_id), kozyr.settings.max_send_queue)
     conn.metrics = kozyr.metrics
     conn.delta = p.DELTA in accept
     kozyr.hub.join(conn)
-    log.info("player %s joined room %s (seat %s, last version %s)", player.id, code, seat, last_version)
+    log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)
     try:
-        await _session(kozyr, conn, player, limit)
+        await _session(kozyr, conn)
     except WebSocketDisconnect:
         pass
     except Exception:
-        log.exception("websocket of player %s in room %s failed", player.id, code)
+        log.exception("websocket of player %s in room %s failed", player_id, code)
     finally:
         kozyr.hub.leave(conn)
         await conn.close()
-        kozyr.forget_if_idle(code)
-        log.info("player %s left room %s", player.id, code)
+        kozyr.rooms.forget_if_idle(code)
+        log.info("player %s left room %s", player_id, code)
         try:
-            await kozyr.announce_room(code)
+            kozyr.rooms.announce(code)
         except Exception:  # the server may be shutting down
             pass
 
 
-async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> None:
+async def _session(kozyr: Kozyr, conn: Conn) -> None:
     ws = conn.ws
-    live = await kozyr.current_live(conn.room_code)
-
-    def stamp() -> tuple[int, str | None]:
-        current = kozyr.live.get(kozyr.room_current.get(conn.room_code, ""))
-        return (current.version, current.id) if current else (0, None)
-
     settings = kozyr.settings
+    limit = settings.max_message_bytes
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
-    version, match_id = stamp()
+    version, match_id = kozyr.stamp(conn.room_code)
     conn.send({"type": "welcome", "version": version, "match": match_id, "room": conn.room_code,
-               "player": player.id, "name": player.name, "seat": conn.seat})
-    if live is not None:
-        async with live.lock:
-            if kozyr.fanout is not None:  # other processes may have moved the match on
-                await kozyr.run(live.catch_up, kozyr.db)
-            conn.send(kozyr.view_message(live, conn))
-        # A reconnect does not end a takeover: only the person's action or "back" does.
-        timer = kozyr.bots.timer_message(live)
-        if timer is not None:
-            conn.send(timer)
-    else:
-        conn.send(kozyr.view_message(None, conn))
-    await kozyr.announce_room(conn.room_code)
+               "player": conn.player_id, "name": conn.name, "seat": conn.seat})
+    # A reconnect does not end a takeover: only the person's action or "back" does.
+    await kozyr.matches.send_state(conn)
+    kozyr.rooms.announce(conn.room_code)
 
     while True:
         text = await _receive_text(ws)
-        if text is None:
+        if text is None or conn.closed:
             return
-        if conn.closed:
-            return
-        version, match_id = stamp()
-
-        def error(code: str, message: str, client_id: str | None = None,
-                  version: int = version, match_id: str | None = match_id) -> None:
-            conn.send({"type": "error", "version": version, "match": match_id, "code": code,
-                       "message": message, "client_id": client_id})
 
         if not bucket.take():  # limits.py: a token bucket per connection
             if bucket.strikes >= settings.flood_close_after:
@@ -169,10 +145,10 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
                 await ws.close(code=1008)
                 return
             if bucket.strikes == 1 or bucket.strikes % 10 == 0:  # do not echo a flood 1:1
-                error(p.RATE_LIMITED, f"at most {settings.messages_per_second:g} messages a second")
+                kozyr.error(conn, p.RATE_LIMITED, f"at most {settings.messages_per_second:g} messages a second")
             continue
-        if len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit:
-            error(p.TOO_LARGE, f"a message may hold at most {limit} bytes")
+        if _too_large(text, limit):
+            kozyr.error(conn, p.TOO_LARGE, f"a message may hold at most {limit} bytes")
             continue
         try:
             msg = p.client_message.validate_json(text)
@@ -184,24 +160,20 @@ async def _session(kozyr: Kozyr, conn: Conn, player: m.Player, limit: int) -> No
                     client_id = raw["client_id"][:64]
             except (ValueError, RecursionError):  # deep nesting: pydantic said so already
                 pass
-            error(p.BAD_MESSAGE, _first_error(e), client_id)
+            kozyr.error(conn, p.BAD_MESSAGE, _first_error(e), client_id)
             continue
         if isinstance(msg, p.ActionIn):
             await kozyr.act(conn, msg)
         elif isinstance(msg, p.ChatIn):
-            await kozyr.chat(conn, msg.text, version, match_id)
+            await kozyr.rooms.chat(conn, msg.text)
         elif isinstance(msg, p.Ping):
+            version, match_id = kozyr.stamp(conn.room_code)
             conn.send({"type": "pong", "version": version, "match": match_id, "nonce": msg.nonce})
         elif isinstance(msg, p.Hello):  # a resume on an open socket: send the state again
             if msg.accept is not None:
                 conn.delta = p.DELTA in msg.accept
-            live = await kozyr.current_live(conn.room_code)
-            if live is not None:
-                async with live.lock:
-                    conn.send(kozyr.view_message(live, conn))
-            else:
-                conn.send(kozyr.view_message(None, conn))
+            await kozyr.matches.send_state(conn)
         elif isinstance(msg, p.Back):
-            await kozyr.back(conn)
+            await kozyr.rooms.back(conn)
         elif isinstance(msg, p.TakeoverIn):
-            await kozyr.take_over(conn, msg.seat)
+            await kozyr.rooms.take_over(conn, msg.seat)

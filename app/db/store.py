@@ -1,19 +1,22 @@
-"""The queries the server needs, as plain functions of a Session.
+"""Every query of the server, as plain functions of a Session (or Connection).
 
-Callers own the transaction (``Database.read()`` / ``Database.write()``)."""
+Callers own the transaction (``Database.read()`` / ``Database.write()``).  What
+goes wrong raises a domain error (app/db/errors.py); app/errors.py maps those
+to HTTP statuses.  Policy (who may do what) is the services' (app/rooms/)."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
+from datetime import UTC, datetime
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..errors import Conflict, Forbidden, NotFound
 from . import models as m
+from .errors import MatchRunning, NoBot, SeatTaken, UnknownMatch, UnknownRoom, UnknownSeat
 
 
 def token_hash(token: str) -> str:
@@ -54,6 +57,24 @@ def create_player(s: Session, name: str) -> tuple[m.Player, str]:
     return player, token
 
 
+def rename_player(s: Session, player_id: int, name: str) -> m.Player:
+    row = s.get(m.Player, player_id)
+    row.name = name
+    s.flush()
+    return row
+
+
+def match_row(s: Session, match_id: str) -> m.Match:
+    row = s.get(m.Match, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+    if row is None:
+        raise UnknownMatch(f"no match {match_id!r}")
+    return row
+
+
+def room_code_of(s: Session, room_id: int) -> str:
+    return s.get(m.Room, room_id).code
+
+
 def player_by_token(s: Session, token: str | None) -> m.Player | None:
     if not token or len(token) > 200:
         return None
@@ -88,7 +109,7 @@ def room_by_code(s: Session, code: str, *, lock: bool = False) -> m.Room:
             if room is not None:
                 break
     if room is None:
-        raise NotFound(f"no room {code!r}", code="unknown_room")
+        raise UnknownRoom(f"no room {code!r}")
     return room
 
 
@@ -109,35 +130,136 @@ def current_match(s: Session, room: m.Room) -> m.Match | None:
     return s.get(m.Match, room.current_match_id) if room.current_match_id else None
 
 
-def take_seat(s: Session, room: m.Room, seat_no: int, player: m.Player) -> None:
+def seat_row(s: Session, room: m.Room, seat_no: int) -> m.Seat:
     if not 0 <= seat_no < room.seat_count:
-        raise NotFound(f"no seat {seat_no} in this room (seats 0..{room.seat_count - 1})")
+        raise UnknownSeat(f"no seat {seat_no} in this room (seats 0..{room.seat_count - 1})")
+    return s.get(m.Seat, (room.id, seat_no))
+
+
+def check_between_matches(s: Session, room: m.Room) -> None:
     match = current_match(s, room)
     if match is not None and match.status == "playing":
-        raise Conflict("a match is being played; seats change between matches", code="match_running")
-    seat = s.get(m.Seat, (room.id, seat_no))
-    if seat.player_id == player.id:
+        raise MatchRunning("a match is being played; seats change between matches")
+
+
+def take_seat(s: Session, room: m.Room, seat_no: int, player_id: int) -> None:
+    """``player_id`` sits in ``seat_no`` (leaving the seat it held), between matches."""
+    seat = seat_row(s, room, seat_no)
+    check_between_matches(s, room)
+    if seat.player_id == player_id:
         return
     if seat.player_id is not None:
-        raise Conflict(f"seat {seat_no} is taken", code="seat_taken")
-    held = seat_of_player(s, room, player.id)
+        raise SeatTaken(f"seat {seat_no} is taken")
+    held = seat_of_player(s, room, player_id)
     if held is not None:
         s.get(m.Seat, (room.id, held)).player_id = None
-    seat.player_id = player.id
+    seat.player_id = player_id
     s.flush()
 
 
-def leave_seat(s: Session, room: m.Room, seat_no: int, player: m.Player) -> None:
-    if not 0 <= seat_no < room.seat_count:
-        raise NotFound(f"no seat {seat_no} in this room")
-    seat = s.get(m.Seat, (room.id, seat_no))
-    if seat.player_id != player.id and player.id != room.host_id:
-        raise Forbidden(f"seat {seat_no} is not yours", code="not_your_seat")
-    match = current_match(s, room)
-    if match is not None and match.status == "playing":
-        raise Conflict("a match is being played; seats change between matches", code="match_running")
+def free_seat(s: Session, room: m.Room, seat_no: int) -> int | None:
+    """Empty ``seat_no`` between matches; the player who sat there."""
+    seat = seat_row(s, room, seat_no)
+    check_between_matches(s, room)
+    was = seat.player_id
     seat.player_id = None
     s.flush()
+    return was
+
+
+# -- bots -----------------------------------------------------------------------------
+
+
+def bot_player(s: Session, level: str, slot: int, name: str) -> m.Player:
+    """The player row of bot ``slot`` of ``level`` (created the first time)."""
+    key = f"bot:{level}-{slot}"
+    player = s.scalar(select(m.Player).where(m.Player.token_hash == key))
+    if player is not None:
+        return player
+    try:
+        with s.begin_nested():
+            player = m.Player(token_hash=key, name=name, bot_level=level, bot_slot=slot)
+            s.add(player)
+            s.flush()
+    except IntegrityError:  # another request created it just now
+        player = s.scalar(select(m.Player).where(m.Player.token_hash == key))
+    return player
+
+
+def room_bots(s: Session, room: m.Room) -> dict[int, tuple[str, str | None]]:
+    """{seat: (level, bot_key)} of the room's seats that hold a bot."""
+    rows = s.execute(select(m.Seat.seat_no, m.Player.bot_level, m.Player.bot_slot)
+                     .join(m.Player, m.Player.id == m.Seat.player_id)
+                     .where(m.Seat.room_id == room.id, m.Player.bot_level.is_not(None)))
+    return {r[0]: (r[1], m.bot_key(r[1], r[2])) for r in rows}
+
+
+def match_bot_levels(s: Session, match_id: str) -> dict[int, str]:
+    """{seat: level} of a match's bot seats (as seated when it started)."""
+    rows = s.execute(select(m.MatchPlayer.seat_no, m.Player.bot_level)
+                     .join(m.Player, m.Player.id == m.MatchPlayer.player_id)
+                     .where(m.MatchPlayer.match_id == match_id, m.Player.bot_level.is_not(None)))
+    return {r[0]: r[1] for r in rows}
+
+
+def seat_holds_person(s: Session, room: m.Room, seat_no: int) -> bool:
+    seat = seat_row(s, room, seat_no)
+    return seat.player_id is not None and s.get(m.Player, seat.player_id).bot_level is None
+
+
+def remove_bot(s: Session, room: m.Room, seat_no: int) -> None:
+    seat = seat_row(s, room, seat_no)
+    check_between_matches(s, room)
+    if seat.player_id is None or s.get(m.Player, seat.player_id).bot_level is None:
+        raise NoBot(f"seat {seat_no} holds no bot")
+    seat.player_id = None
+    s.flush()
+
+
+def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str], float | None]:
+    """A live match's bot seats and its room's turn timeout."""
+    room = s.get(m.Room, room_id)
+    return match_bot_levels(s, match_id), room.takeover_seconds
+
+
+# -- the room as the services keep it in memory -----------------------------------------------
+
+
+def room_snapshot(s: Session, room: m.Room) -> dict:
+    """Everything the server shows of a room that lives in the database (plain data)."""
+    host = s.get(m.Player, room.host_id)
+    rows = s.execute(select(m.Seat.seat_no, m.Seat.player_id, m.Player.name, m.Player.bot_level,
+                            m.Player.bot_slot)
+                     .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
+                     .where(m.Seat.room_id == room.id).order_by(m.Seat.seat_no)).all()
+    match = current_match(s, room)
+    return {
+        "id": room.id, "code": room.code, "variant": room.variant, "options": room.options,
+        "seat_count": room.seat_count, "takeover_seconds": room.takeover_seconds,
+        "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
+        "seats": [{"seat": r[0], "player": r[1], "name": r[2], "level": r[3],
+                   "bot_key": m.bot_key(r[3], r[4])} for r in rows],
+        "match": None if match is None else {"id": match.id, "number": match.number,
+                                             "status": match.status, "version": match.version},
+        "created_at": utc(room.created_at),
+    }
+
+
+def open_rooms(s: Session, player_id: int) -> int:
+    """Rooms the player hosts whose current match is not finished (or not started)."""
+    q = (select(func.count(m.Room.id))
+         .outerjoin(m.Match, m.Match.id == m.Room.current_match_id)
+         .where(m.Room.host_id == player_id)
+         .where(or_(m.Room.current_match_id.is_(None), m.Match.status != "finished")))
+    return int(s.execute(q).scalar_one())
+
+
+def utc(dt: datetime | None) -> str | None:
+    if dt is None:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.isoformat()
 
 
 # -- matches ------------------------------------------------------------------
@@ -265,15 +387,16 @@ def finish_match(c: Connection, match_id: str, result: dict, when: datetime) -> 
 
 
 def list_matches(s: Session, *, room_id: int | None = None, player_id: int | None = None,
-                 variant: str | None = None, since: datetime | None = None,
-                 until: datetime | None = None, status: str | None = None,
-                 limit: int = 100, offset: int = 0) -> list[m.Match]:
+                 with_player: int | None = None, variant: str | None = None,
+                 since: datetime | None = None, until: datetime | None = None,
+                 status: str | None = None, limit: int = 100, offset: int = 0) -> list[m.Match]:
     q = select(m.Match)
     if room_id is not None:
         q = q.where(m.Match.room_id == room_id)
-    if player_id is not None:
-        q = q.where(m.Match.id.in_(select(m.MatchPlayer.match_id)
-                                   .where(m.MatchPlayer.player_id == player_id)))
+    for pid in (player_id, with_player):
+        if pid is not None:
+            q = q.where(m.Match.id.in_(select(m.MatchPlayer.match_id)
+                                       .where(m.MatchPlayer.player_id == pid)))
     if variant:
         q = q.where(m.Match.variant == variant)
     if since is not None:

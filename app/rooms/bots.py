@@ -1,14 +1,16 @@
 """Bots at the table: in seats the host filled with a bot, and in a person's seat after
-the room's turn timeout (a takeover, ended by the person's next action or reconnect).
+the room's turn timeout or when the host says so (a takeover, ended only by the
+person's own committed action or ``back``).
 
-A bot is a player row of its own (one per level, ``token_hash = "bot:<level>"``,
-``bot_level`` set; no token can ever hash to that), so seats, match_players,
-history and export treat it like anybody.  Bots act through the same loop as
-people: one asyncio task per match looks at ``to_act`` under the match's lock;
-when a bot is to act it waits ``bot_delay``, deep-copies the engine match under
-the lock, lets the bot think on the copy in a worker thread, and commits the
-action only if the match is still at the version it thought about (else it
-looks again) → the action log → the views are pushed, as for a person."""
+A bot is a player row of its own (one per level and slot 1..3, ``token_hash =
+"bot:<level>-<slot>"``, ``bot_level`` / ``bot_slot`` set; no token can ever hash
+to that), so seats, match_players, history and export treat it like anybody.
+Bots act through the people's path, ``MatchLoop.submit`` (loop.py): one asyncio
+task per match looks at ``to_act`` under the match's lock; when a bot is to act
+it waits ``bot_delay``, deep-copies the engine match under the lock, lets the
+bot think on the copy in a worker thread, and submits the action, applied only
+if the match is still at the version it thought about (else it looks again).
+The same task runs the turn clock and sends ``timer`` messages."""
 
 from __future__ import annotations
 
@@ -18,16 +20,10 @@ import logging
 import secrets
 from contextlib import suppress
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from engine.bots import make_bot
 
-from engine import IllegalAction
-from engine.bots import LEVELS, make_bot
-
-from ..db import models as m
 from ..db import store
-from ..errors import Conflict, Forbidden, Invalid, NotFound
-from .live import LiveMatch, Stale
+from .live import LiveMatch
 
 log = logging.getLogger("kozyr.bots")
 
@@ -47,76 +43,6 @@ def bot_name(level: str, slot: int = 1) -> str:
 
 def level_name(level: str) -> str:
     return f"Bot ({level})"
-
-
-# -- the database side -------------------------------------------------------------
-
-
-def bot_player(s, level: str, slot: int = 1) -> m.Player:
-    """The player row of bot ``slot`` of ``level`` (created the first time)."""
-    key = f"bot:{level}-{slot}"
-    player = s.scalar(select(m.Player).where(m.Player.token_hash == key))
-    if player is not None:
-        return player
-    try:
-        with s.begin_nested():
-            player = m.Player(token_hash=key, name=bot_name(level, slot), bot_level=level, bot_slot=slot)
-            s.add(player)
-            s.flush()
-    except IntegrityError:  # another request created it just now
-        player = s.scalar(select(m.Player).where(m.Player.token_hash == key))
-    return player
-
-
-def room_bots(s, room: m.Room) -> dict[int, tuple[str, str]]:
-    """{seat: (level, bot_key)} of the room's seats that hold a bot."""
-    rows = s.execute(select(m.Seat.seat_no, m.Player.bot_level, m.Player.bot_slot)
-                     .join(m.Player, m.Player.id == m.Seat.player_id)
-                     .where(m.Seat.room_id == room.id, m.Player.bot_level.is_not(None)))
-    return {r[0]: (r[1], m.bot_key(r[1], r[2])) for r in rows}
-
-
-def match_bot_levels(s, match_id: str) -> dict[int, str]:
-    """{seat: level} of a match's bot seats (as seated when it started)."""
-    rows = s.execute(select(m.MatchPlayer.seat_no, m.Player.bot_level)
-                     .join(m.Player, m.Player.id == m.MatchPlayer.player_id)
-                     .where(m.MatchPlayer.match_id == match_id, m.Player.bot_level.is_not(None)))
-    return {r[0]: r[1] for r in rows}
-
-
-def _check_change(s, room: m.Room, seat_no: int, player: m.Player) -> m.Seat:
-    if room.host_id != player.id:
-        raise Forbidden("only the host seats or removes bots", code="not_host")
-    if not 0 <= seat_no < room.seat_count:
-        raise NotFound(f"no seat {seat_no} in this room (seats 0..{room.seat_count - 1})")
-    match = store.current_match(s, room)
-    if match is not None and match.status == "playing":
-        raise Conflict("a match is being played; seats change between matches", code="match_running")
-    return s.get(m.Seat, (room.id, seat_no))
-
-
-def seat_bot(s, room: m.Room, seat_no: int, player: m.Player, level: str) -> None:
-    if level not in LEVELS:
-        raise Invalid(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}", code="unknown_level")
-    seat = _check_change(s, room, seat_no, player)
-    if seat.player_id is not None and s.get(m.Player, seat.player_id).bot_level is None:
-        raise Conflict(f"seat {seat_no} is taken", code="seat_taken")
-    # The lowest slot of that level not seated elsewhere in the room: three basic bots
-    # are three players (Sam, Max, Tom).
-    others = {key for n, (_, key) in room_bots(s, room).items() if n != seat_no}
-    slot = next((k for k in range(1, SLOTS + 1) if f"{level}-{k}" not in others), None)
-    if slot is None:
-        raise Conflict(f"the room already holds {SLOTS} {level} bots", code="too_many_bots")
-    seat.player_id = bot_player(s, level, slot).id  # an empty seat, or another bot
-    s.flush()
-
-
-def unseat_bot(s, room: m.Room, seat_no: int, player: m.Player) -> None:
-    seat = _check_change(s, room, seat_no, player)
-    if seat.player_id is None or s.get(m.Player, seat.player_id).bot_level is None:
-        raise Conflict(f"seat {seat_no} holds no bot", code="no_bot")
-    seat.player_id = None
-    s.flush()
 
 
 # -- the live side -------------------------------------------------------------------
@@ -150,65 +76,31 @@ class BotRunner:
         self.tables: dict[str, Table] = {}
         self.stopped = False
 
-    # -- REST operations ---------------------------------------------------------
-
-    async def change(self, code: str, seat_no: int, player: m.Player, level: str | None) -> dict:
-        """Seat a bot of ``level`` (None: remove the bot) in an empty seat (host only)."""
-        k = self.kozyr
-        if level is not None and not k.settings.bots_enabled:
-            raise Forbidden("bots are switched off on this server", code="bots_disabled")
-
-        def work() -> dict:
-            with k.db.write() as s:
-                room = store.room_by_code(s, code, lock=k.db.is_postgres)
-                if level is None:
-                    unseat_bot(s, room, seat_no, player)
-                else:
-                    seat_bot(s, room, seat_no, player, level)
-                return k.room_dict(s, room)
-        room = await k.run(work)
-        await k.announce_room(code, room)
-        return room
-
-    async def set_takeover(self, code: str, player: m.Player, seconds: float | None) -> dict:
-        """The host sets the room's turn timeout (None / 0: off); applies at once."""
-        k = self.kozyr
-
-        def work() -> dict:
-            with k.db.write() as s:
-                room = store.room_by_code(s, code, lock=k.db.is_postgres)
-                if room.host_id != player.id:
-                    raise Forbidden("only the host changes the room", code="not_host")
-                room.takeover_seconds = seconds or None
-                return k.room_dict(s, room)
-        room = await k.run(work)
-        match = room["match"]
-        table = self.tables.get(match["id"]) if match else None
-        if table is not None:
-            table.takeover_seconds = float(seconds or 0)
-            live = k.live.get(match["id"])
-            if live is not None:
-                if table.takeover_seconds <= 0 and table.clock is not None:
-                    self._set_clock(live, table, None)  # the clock stops for good
-                else:
-                    table.clock_state = None  # a new total: say so
-                await self.poke(live)
-        await k.announce_room(code, room)
-        return room
-
     # -- the loop ------------------------------------------------------------------
 
     def takeover_of(self, match_id: str | None) -> set[int]:
         table = self.tables.get(match_id) if match_id else None
         return table.takeover if table is not None else set()
 
+    async def timeout_changed(self, match_id: str | None, seconds: float | None) -> None:
+        """The host set the room's turn timeout: it applies to the match at once."""
+        table = self.tables.get(match_id) if match_id else None
+        live = self.kozyr.live.get(match_id) if match_id else None
+        if table is None or live is None:
+            return
+        table.takeover_seconds = float(seconds or 0)
+        if table.takeover_seconds <= 0 and table.clock is not None:
+            self._set_clock(live, table, None)  # the clock stops for good
+        else:
+            table.clock_state = None  # a new total: say so
+        await self.poke(live)
+
     async def attach(self, live: LiveMatch) -> Table:
         table = self.tables.get(live.id)
         if table is None:
             def load() -> tuple[dict[int, str], float | None]:
                 with self.kozyr.db.read() as s:
-                    room = s.get(m.Room, live.room_id)
-                    return match_bot_levels(s, live.id), room.takeover_seconds
+                    return store.bot_settings(s, live.id, live.room_id)
             levels, seconds = await self.kozyr.run(load)
             table = self.tables.setdefault(live.id, Table(levels, seconds))
         return table
@@ -240,7 +132,7 @@ class BotRunner:
         table.version = -1  # the player's turn timer starts again
         log.info("match %s: seat %d is back from the bot", live.id, seat)
         table.wake.set()
-        await self.kozyr.announce_room(live.room_code)
+        self.kozyr.rooms.announce(live.room_code)
         await self.poke(live)
         return True
 
@@ -251,7 +143,7 @@ class BotRunner:
             return
         table.takeover.add(seat)
         log.info("match %s: the host lets a bot play seat %d", live.id, seat)
-        await self.kozyr.announce_room(live.room_code)
+        self.kozyr.rooms.announce(live.room_code)
         await self.poke(live)
 
     # -- the turn clock (timer messages) -----------------------------------------------
@@ -313,7 +205,7 @@ class BotRunner:
                         table.takeover.update(to_act)
                         log.info("match %s: a bot takes over seat(s) %s", live.id, to_act)
                         self._set_clock(live, table, None)
-                        await k.announce_room(live.room_code)
+                        k.rooms.announce(live.room_code)
                         continue
                     with suppress(TimeoutError):
                         await asyncio.wait_for(table.wake.wait(), left)
@@ -354,25 +246,11 @@ class BotRunner:
             log.exception("match %s: the %s bot of seat %d failed", live.id, level, seat)
             await asyncio.sleep(1.0)
             return
-        async with live.lock:
-            if live.version != version or live.finished or not table.automatic(seat):
-                return  # the match moved on (or the player came back) while it thought
-            try:
-                await k.commit(live, seat, action, None, version)
-            except (IllegalAction, Stale) as e:
-                log.warning("match %s: bot action %r of seat %d refused: %s", live.id, action, seat, e)
-                return
-            except Exception as e:  # logged with its traceback by LiveMatch.commit
-                log.error("match %s: bot action %r of seat %d not recorded: %s", live.id, action, seat, e)
-                k.push_views(live)
-                await asyncio.sleep(1.0)
-                return
-            k.push_views(live)
-            finished, new_version = live.finished, live.version
-        await k.publish(live.room_code, {"kind": "match", "match": live.id, "version": new_version})
-        if finished:
-            log.info("match %s finished: %s", live.id, live.engine.result())
-            await k.announce_room(live.room_code)
+        # The match may have moved on (or the player come back) while it thought.
+        seq = await k.matches.submit(live, seat, action, None, version, still=lambda: (
+            live.version == version and not live.finished and table.automatic(seat)))
+        if seq is None and live.version == version and not live.finished:
+            await asyncio.sleep(1.0)  # refused or not recorded: do not retry in a tight loop
 
     async def stop(self) -> None:
         self.stopped = True

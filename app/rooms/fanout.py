@@ -236,7 +236,7 @@ class RedisFanout:
         if not self.kozyr.hub.conns(code):
             # Nobody here watches the room; just forget what may be stale.
             if note.get("kind") == "room":
-                self.kozyr.room_current.pop(code, None)
+                self.kozyr.rooms.forget(code)
             return
         try:
             await self.kozyr.on_remote(code, note)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from sqlalchemy.engine import Connection
 
-from engine import IllegalAction, find_variant
+from engine import find_variant
 from engine.core import Match as EngineMatch
 
 from ..db import models as m
@@ -127,6 +127,14 @@ class LiveMatch:
             live.saved_roles = len(live.engine.role_table())
         return live
 
+    @classmethod
+    def load_if_any(cls, db: Database, match_id: str) -> LiveMatch | None:
+        """load(), or None if there is no such match (a broken log still raises)."""
+        with db.read() as s:
+            if s.get(m.Match, match_id) is None:
+                return None
+        return cls.load(db, match_id)
+
     def reload(self, db: Database) -> None:
         """Throw the in-memory state away and rebuild it from the database."""
         fresh = LiveMatch.load(db, self.id)
@@ -140,15 +148,16 @@ class LiveMatch:
             version = store.lock_match_version(s, self.id, for_update=False)
             if version == self.version:
                 return False
-            self._replay(store.actions_of(s, self.id, self.version))
-            self.finished = self.engine.is_over()
-            self.saved_scores = len(self.engine.scoresheet())
-            self.saved_roles = len(self.engine.role_table())
+            self.follow_log(store.actions_of(s, self.id, self.version))
             return True
 
     def follow(self, seq: int, seat: int, action: str, client_id: str | None) -> None:
         """Apply one action that another process committed at ``seq`` (its note)."""
-        self._replay([LoggedAction(seq, seat, action, client_id)])
+        self.follow_log([LoggedAction(seq, seat, action, client_id)])
+
+    def follow_log(self, rows: list) -> None:
+        """Apply actions another process committed (rows of the log, in order)."""
+        self._replay(rows)
         self.finished = self.engine.is_over()
         self.saved_scores = len(self.engine.scoresheet())
         self.saved_roles = len(self.engine.role_table())
@@ -157,18 +166,18 @@ class LiveMatch:
     #
     # prepare() applies an action in memory and says what to write; write() writes
     # it inside a transaction; done() is called once that transaction committed.
-    # On SQLite the event loop prepares and a writer thread commits many rooms'
-    # actions at once (app/db/writer.py); on PostgreSQL commit() does all three in
-    # a worker thread with the match row locked.
+    # The journal (journal.py) drives them: on SQLite the event loop prepares and a
+    # writer thread commits many rooms' actions at once (app/db/writer.py); on
+    # PostgreSQL all three run in a worker thread with the match row locked.
 
     def prepare(self, seat: int, action: str, client_id: str | None,
                 expect: int | None = None) -> Pending:
         """Apply the action to the engine; raises Stale, Duplicate or IllegalAction
         with nothing changed.  Any other exception leaves memory in doubt: reload()."""
-        if expect is not None and self.version != expect:
-            raise Stale(self.version)
         if client_id is not None and (seat, client_id) in self.acks:
             raise Duplicate(self.acks[(seat, client_id)])
+        if expect is not None and self.version != expect:
+            raise Stale(self.version)
         seq = self.version
         self.engine.apply(seat, action)  # IllegalAction: nothing changed
         pending = Pending(seq, seat, action, client_id, self.saved_scores, self.saved_roles, False)
@@ -210,33 +219,6 @@ class LiveMatch:
         self.finished = pending.over
         if pending.client_id is not None:
             self.acks[(pending.seat, pending.client_id)] = pending.seq
-
-    def commit(self, db: Database, seat: int, action: str, client_id: str | None,
-               expect: int | None = None) -> int:
-        """Apply and log one action in one call (a worker thread; PostgreSQL); returns
-        its seq.  Raises IllegalAction (nothing changed) or Duplicate (already
-        applied).  If the database fails after the engine applied the action, the
-        match is rebuilt from the log."""
-        applied = False
-        try:
-            with db.write_conn() as c:
-                in_db = store.lock_match_version(c, self.id, for_update=db.is_postgres)
-                if in_db != self.version:  # another process moved on: apply its actions first
-                    self._replay(store.actions_of(c, self.id, self.version))
-                pending = self.prepare(seat, action, client_id, expect)
-                applied = True
-                self.write(c, pending)
-        except (IllegalAction, Duplicate, Stale):
-            raise  # nothing changed
-        except BaseException:
-            # The database failed after the engine applied, or the engine itself failed
-            # half-way: memory may be ahead of the log, so rebuild from the log.
-            log.exception("match %s: action %r of seat %s failed (applied=%s); rebuilding",
-                          self.id, action, seat, applied)
-            self.reload(db)
-            raise
-        self.done(pending)
-        return pending.seq
 
     def _rows_may_have_changed(self) -> bool:
         # scoresheet() / role_table() copy every row; look at the base class's list

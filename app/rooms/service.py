@@ -1,58 +1,430 @@
-"""The server's state and the operations on rooms: one object, ``Kozyr``, per process.
+"""The server's state, one ``Kozyr`` per process: rooms (``RoomService``), live matches
+(``MatchLoop``, loop.py), bots (bots.py), sockets (hub.py), other processes (fanout.py).
 
-REST routes and the websocket route call these; database work runs in worker
-threads, engine work for a match only under that match's lock."""
+REST routes and the websocket route call the services; SQL runs in worker threads
+through app/db/store.py, engine work for a match only under that match's lock.
+
+Room state is kept in memory (``RoomService.snapshots``): loaded from the database
+once, replaced by the fresh state each change writes, dropped when another
+process says the room changed.  ``room`` and ``presence`` messages are built from
+it at the moment they are sent, so they carry the version the match has then —
+never one older than a view the connection already got."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import threading
 import time
 from collections import OrderedDict
-from datetime import UTC, datetime
-from functools import partial
+from collections.abc import Callable
+from typing import TypeVar
 
 from anyio import to_thread
 
-from engine import IllegalAction, find_variant
+from engine import find_variant
+from engine.bots import LEVELS
 
 from .. import protocol as p
 from ..config import Settings
 from ..db import models as m
 from ..db import store
+from ..db.errors import (
+    BadOptions,
+    BadVariant,
+    BotsDisabled,
+    MatchRunning,
+    NotHost,
+    NotYourSeat,
+    SeatsEmpty,
+    SeatTaken,
+    TooManyBots,
+    TooManyRooms,
+    UnknownLevel,
+    UnknownRoom,
+)
 from ..db.migrate import upgrade
 from ..db.session import Database
-from ..db.writer import GroupWriter
-from ..errors import Conflict, Forbidden, Invalid, NotFound
-from ..limits import CodeGuard, check_open_rooms
+from ..limits import CodeGuard
 from ..metrics import Metrics
-from .bots import BotRunner, room_bots
-from .hub import Conn, Hub, dumps
-from .live import Duplicate, LiveMatch, Stale, view_delta
+from .bots import SLOTS, BotRunner, bot_name
+from .history import History
+from .hub import Conn, Hub
+from .live import LiveMatch
+from .loop import MatchLoop
 
 log = logging.getLogger("kozyr.rooms")
+T = TypeVar("T")
+
+
+class RoomService:
+    """Rooms, seats, bots in seats, the turn timeout, chat, and the room messages."""
+
+    def __init__(self, kozyr: Kozyr) -> None:
+        self.k = kozyr
+        self.settings = kozyr.settings
+        self.db = kozyr.db
+        self.hub = kozyr.hub
+        self.snapshots: dict[str, dict] = {}  # stored code -> store.room_snapshot()
+        self.codes: dict[str, str] = {}  # a code as asked for -> the room's stored code
+        self.code_guard = CodeGuard(self.settings.room_lookup_burst, self.settings.room_lookup_per_minute)
+        self._chat_buckets: OrderedDict[tuple[str, int], tuple[float, float]] = OrderedDict()
+
+    # -- the room in memory ---------------------------------------------------------------
+
+    async def resolve_code(self, code: str, addr: str) -> str:
+        """The stored code of the room ``code`` names (exact, then upper-cased).  Raises
+        UnknownRoom, or RateLimited once ``addr`` asked for too many unknown codes."""
+        self.code_guard.check(addr)
+        known = self.codes.get(code)
+        if known is not None:
+            return known
+
+        def lookup() -> dict:
+            with self.db.read() as s:
+                return store.room_snapshot(s, store.room_by_code(s, code))
+        try:
+            snap = await self.k.run(lookup)
+        except UnknownRoom:
+            self.code_guard.miss(addr)
+            raise
+        if len(self.codes) > 100_000:  # rooms are never deleted; keep the map bounded anyway
+            self.codes.clear()
+        self.codes[code] = snap["code"]
+        self.snapshots.setdefault(snap["code"], snap)
+        return snap["code"]
+
+    async def snapshot(self, code: str) -> dict:
+        """The room's state (``code`` is a stored code): from memory, else the database."""
+        snap = self.snapshots.get(code)
+        if snap is None:
+            def load() -> dict:
+                with self.db.read() as s:
+                    return store.room_snapshot(s, store.room_by_code(s, code))
+            snap = await self.k.run(load)
+            snap = self.snapshots.setdefault(code, snap)
+        return snap
+
+    def forget(self, code: str) -> None:
+        """Another process changed the room: read it afresh when next needed."""
+        self.snapshots.pop(code, None)
+
+    async def current_match_id(self, code: str) -> str | None:
+        match = (await self.snapshot(code))["match"]
+        return match["id"] if match else None
+
+    def room_dict(self, snap: dict) -> dict:
+        """The room as ``GET /api/rooms/{code}`` and ``room`` messages show it, now."""
+        variant = find_variant(snap["variant"])
+        code = snap["code"]
+        connected = self.hub.connected_players(code)
+        match = snap["match"]
+        live = self.k.live.get(match["id"]) if match else None
+        takeover = self.k.bots.takeover_of(match["id"] if match else None)
+        return {
+            "code": code,
+            "variant": snap["variant"],
+            "variant_name": variant.name,
+            "family": variant.family,
+            "options": snap["options"],
+            "seat_count": snap["seat_count"],
+            "host": dict(snap["host"]),
+            "seats": [{"seat": s["seat"], "player": s["player"], "name": s["name"],
+                       "connected": s["player"] in connected or s["level"] is not None,
+                       "is_bot": s["level"] is not None, "level": s["level"], "bot_key": s["bot_key"],
+                       "takeover": s["seat"] in takeover} for s in snap["seats"]],
+            "takeover_seconds": snap["takeover_seconds"],
+            "status": "waiting" if match is None else match["status"],
+            "match": None if match is None else {
+                "id": match["id"], "number": match["number"], "status": match["status"],
+                "version": live.version if live is not None else match["version"]},
+            "invite_path": f"/room/{code}",
+            "created_at": snap["created_at"],
+        }
+
+    async def room(self, code: str) -> dict:
+        return self.room_dict(await self.snapshot(code))
+
+    def seat_of(self, code: str, player_id: int) -> int | None:
+        snap = self.snapshots.get(code)
+        if snap is None:
+            return None
+        return next((s["seat"] for s in snap["seats"] if s["player"] == player_id), None)
+
+    # -- telling the sockets ----------------------------------------------------------------
+
+    def announce(self, code: str) -> None:
+        """``room`` and ``presence`` to the room's sockets, from memory, now."""
+        snap = self.snapshots.get(code)
+        if snap is None or not self.hub.conns(code):
+            return
+        room = self.room_dict(snap)
+        match = room["match"]
+        stamp = {"version": match["version"] if match else 0, "match": match["id"] if match else None}
+        self.hub.broadcast(code, {"type": "room", **stamp, "room": room})
+        self.hub.broadcast(code, self._presence(room, stamp))
+
+    def send_presence(self, code: str) -> None:
+        snap = self.snapshots.get(code)
+        if snap is None or not self.hub.conns(code):
+            return
+        room = self.room_dict(snap)
+        match = room["match"]
+        self.hub.broadcast(code, self._presence(room, {
+            "version": match["version"] if match else 0, "match": match["id"] if match else None}))
+
+    def _presence(self, room: dict, stamp: dict) -> dict:
+        connected = self.hub.connected_players(room["code"])
+        seated = {s["player"] for s in room["seats"] if s["player"] is not None}
+        return {"type": "presence", **stamp,
+                "seats": [{k: s[k] for k in ("seat", "player", "name", "connected", "is_bot", "level",
+                                             "bot_key", "takeover")} for s in room["seats"]],
+                "spectators": len(connected - seated)}
+
+    async def changed(self, snap: dict, *, new_match: bool = False) -> dict:
+        """A change this process wrote: keep the fresh state, re-seat the sockets, tell
+        them and the other processes; the room as the REST answer shows it."""
+        code = snap["code"]
+        self.snapshots[code] = snap
+        self._reseat(snap)
+        await self.k.publish(code, {"kind": "room", "new_match": new_match})
+        self.announce(code)
+        return self.room_dict(snap)
+
+    def _reseat(self, snap: dict) -> None:
+        seats = {s["player"]: s["seat"] for s in snap["seats"] if s["player"] is not None}
+        for conn in self.hub.conns(snap["code"]):
+            conn.seat = seats.get(conn.player_id)
+
+    async def on_note(self, code: str, note: dict) -> None:
+        """Another process changed the room: read it, re-seat our sockets, tell them."""
+        self.forget(code)
+        snap = await self.snapshot(code)
+        self._reseat(snap)
+        self.announce(code)
+        if note.get("new_match"):
+            live = await self.k.matches.current(code)
+            if live is not None:
+                async with live.lock:
+                    self.k.matches.push_views(live)
+
+    def match_finished(self, live: LiveMatch, *, publish: bool = True) -> None:
+        """The match is over (under its lock): the room says so, in order."""
+        snap = self.snapshots.get(live.room_code)
+        if snap is not None and snap["match"] and snap["match"]["id"] == live.id:
+            if snap["match"]["status"] != "finished":
+                snap["match"] = {**snap["match"], "status": "finished", "version": live.version}
+                self.announce(live.room_code)
+
+    def forget_if_idle(self, code: str) -> None:
+        """Nobody is left in the room: drop a finished match from memory."""
+        if self.hub.conns(code):
+            return
+        match_id = (self.snapshots.get(code) or {}).get("match", {}) or {}
+        live = self.k.live.get(match_id.get("id", "")) if match_id else None
+        if live is not None and live.finished and not live.lock.locked():
+            self.k.matches.forget(live)
+
+    # -- REST operations ------------------------------------------------------------------
+
+    def create_room(self, player: m.Player, variant_id: str, options: dict | None,
+                    seats: int | None, take_seat: bool, takeover_seconds: float | None = None) -> dict:
+        """(A worker thread.)  A new room; the host takes seat 0 if ``take_seat``."""
+        try:
+            variant = find_variant(variant_id)
+        except KeyError as e:
+            raise BadVariant(str(e)) from None
+        seat_count = variant.seat_counts[0] if seats is None else seats
+        try:
+            resolved = variant.resolve_options(options)
+            # The engine has the last word on seats, options and their combination.
+            variant.new_match(seat_count, seed=0, options=resolved)
+        except ValueError as e:
+            raise BadOptions(str(e)) from None
+        limit = self.settings.max_open_rooms
+        with self.db.write() as s:
+            if limit > 0 and store.open_rooms(s, player.id) >= limit:
+                raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
+            host = s.get(m.Player, player.id)
+            room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
+            room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
+                                     else self.settings.turn_timeout) or None
+            s.flush()
+            snap = store.room_snapshot(s, room)
+        self.snapshots[snap["code"]] = snap  # (a dict assignment: safe from a worker thread)
+        return self.room_dict(snap)
+
+    async def _write(self, code: str, work: Callable[..., T]) -> dict:
+        """Run ``work(session, room)`` in a write transaction with the room row locked
+        (PostgreSQL); the room's fresh state."""
+        def run() -> dict:
+            with self.db.write() as s:
+                room = store.room_by_code(s, code, lock=self.db.is_postgres)
+                work(s, room)
+                s.flush()
+                return store.room_snapshot(s, room)
+        return await self.k.run(run)
+
+    async def change_seat(self, code: str, seat_no: int, player: m.Player, take: bool) -> dict:
+        def work(s, room: m.Room) -> None:
+            if take:
+                store.take_seat(s, room, seat_no, player.id)
+                return
+            seat = store.seat_row(s, room, seat_no)
+            if seat.player_id != player.id and player.id != room.host_id:
+                raise NotYourSeat(f"seat {seat_no} is not yours")
+            store.free_seat(s, room, seat_no)
+        return await self.changed(await self._write(code, work))
+
+    async def change_bot(self, code: str, seat_no: int, player: m.Player, level: str | None) -> dict:
+        """Seat a bot of ``level`` (None: remove the bot) in an empty seat; host only."""
+        if level is not None and not self.settings.bots_enabled:
+            raise BotsDisabled("bots are switched off on this server")
+        if level is not None and level not in LEVELS:
+            raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+
+        def work(s, room: m.Room) -> None:
+            if room.host_id != player.id:
+                raise NotHost("only the host seats or removes bots")
+            if level is None:
+                store.remove_bot(s, room, seat_no)
+                return
+            if store.seat_holds_person(s, room, seat_no):
+                raise SeatTaken(f"seat {seat_no} is taken")
+            store.check_between_matches(s, room)
+            # The lowest slot of that level not seated elsewhere in the room: three basic
+            # bots are three players (Sam, Max, Tom).
+            others = {key for n, (_, key) in store.room_bots(s, room).items() if n != seat_no}
+            slot = next((k for k in range(1, SLOTS + 1) if f"{level}-{k}" not in others), None)
+            if slot is None:
+                raise TooManyBots(f"the room already holds {SLOTS} {level} bots")
+            bot = store.bot_player(s, level, slot, bot_name(level, slot))
+            store.seat_row(s, room, seat_no).player_id = bot.id  # an empty seat, or another bot
+        return await self.changed(await self._write(code, work))
+
+    async def set_takeover(self, code: str, player: m.Player, seconds: float | None) -> dict:
+        """The host sets the room's turn timeout (None / 0: off); applies at once."""
+        def work(s, room: m.Room) -> None:
+            if room.host_id != player.id:
+                raise NotHost("only the host changes the room")
+            room.takeover_seconds = seconds or None
+        snap = await self._write(code, work)
+        self.snapshots[code] = snap
+        await self.k.bots.timeout_changed(await self.current_match_id(code), seconds)
+        return await self.changed(snap)
+
+    async def start_match(self, code: str, player: m.Player, *, seed: int | None = None) -> dict:
+        k = self.k
+
+        def work() -> tuple[dict, str, str | None]:
+            with self.db.write() as s:
+                room = store.room_by_code(s, code, lock=self.db.is_postgres)
+                if room.host_id != player.id:
+                    raise NotHost("only the host starts a match")
+                current = store.current_match(s, room)
+                if current is not None and current.status == "playing":
+                    raise MatchRunning("a match is already being played")
+                empty = [n for n, pid, _ in store.seats_of(s, room) if pid is None]
+                if empty:
+                    raise SeatsEmpty(f"seats {empty} are empty")
+                row = store.create_match(s, room, store.new_seed() if seed is None else seed)
+                s.flush()
+                k.live[row.id] = LiveMatch(row, room.code)
+                return store.room_snapshot(s, room), row.id, current.id if current else None
+        snap, match_id, previous = await k.run(work)
+        if previous is not None:
+            k.live.pop(previous, None)
+        log.info("match %s started in room %s (%s)", match_id, code, snap["variant"])
+        room = await self.changed(snap, new_match=True)
+        live = k.live.get(match_id)
+        if live is not None:
+            async with live.lock:
+                k.matches.push_views(live)
+            await k.bots.poke(live)
+        return room
+
+    def chat_lines(self, code: str, limit: int) -> list[dict]:
+        """(A worker thread.)  The room's last ``limit`` chat lines."""
+        with self.db.read() as s:
+            room = store.room_by_code(s, code)
+            return [{"id": c.id, "player": c.player_id, "name": name, "seat": c.seat, "text": c.text,
+                     "time": store.utc(c.created_at)} for c, name in store.chat_of(s, room, limit)]
+
+    # -- websocket messages -----------------------------------------------------------------
+
+    def _chat_allowed(self, code: str, player_id: int) -> bool:
+        rate, burst = self.settings.chat_per_second, float(self.settings.chat_burst)
+        now = time.monotonic()
+        key = (code, player_id)
+        tokens, last = self._chat_buckets.get(key, (burst, now))
+        tokens = min(burst, tokens + (now - last) * rate)
+        allowed = tokens >= 1
+        self._chat_buckets[key] = (tokens - 1 if allowed else tokens, now)
+        self._chat_buckets.move_to_end(key)
+        while len(self._chat_buckets) > 10_000:  # a full bucket forgotten is a full bucket
+            self._chat_buckets.popitem(last=False)
+        return allowed
+
+    async def chat(self, conn: Conn, text: str) -> None:
+        from .text import clean_chat
+        try:
+            text = clean_chat(text, self.settings.max_chat_length)
+        except ValueError as e:
+            return self.k.error(conn, p.CHAT_INVALID, str(e))
+        if not self._chat_allowed(conn.room_code, conn.player_id):
+            return self.k.error(conn, p.RATE_LIMITED, "too many chat messages; wait a moment")
+
+        def save() -> m.ChatMessage:
+            with self.db.write() as s:
+                room = store.room_by_code(s, conn.room_code)
+                player = s.get(m.Player, conn.player_id)
+                return store.add_chat(s, room, player, conn.seat, text)
+        row = await self.k.run(save)
+        version, match = self.k.stamp(conn.room_code)
+        out = {"type": "chat", "version": version, "match": match, "id": row.id,
+               "player": conn.player_id, "name": conn.name, "seat": conn.seat, "text": text,
+               "time": store.utc(row.created_at)}
+        self.hub.broadcast(conn.room_code, out)
+        await self.k.publish(conn.room_code, {"kind": "chat", "message": out})
+
+    async def back(self, conn: Conn) -> None:
+        """``back``: the seat's own player takes the seat back from the bot playing for him."""
+        live = await self.k.matches.current(conn.room_code)
+        if conn.seat is None:
+            return self.k.error(conn, p.NOT_SEATED, "you hold no seat in this room")
+        if live is None or live.finished:
+            return self.k.error(conn, p.NO_MATCH, "no match is being played in this room")
+        if not await self.k.bots.returned(live, conn.seat):
+            self.send_presence(conn.room_code)
+
+    async def take_over(self, conn: Conn, seat: int) -> None:
+        """``takeover``: the host lets a bot play ``seat`` now, during a match."""
+        snap = await self.snapshot(conn.room_code)
+        live = await self.k.matches.current(conn.room_code)
+        if snap["host"]["id"] != conn.player_id:
+            return self.k.error(conn, p.NOT_HOST, "only the host lets a bot play a seat")
+        if live is None or live.finished:
+            return self.k.error(conn, p.NO_MATCH, "no match is being played in this room")
+        if not 0 <= seat < live.seat_count:
+            return self.k.error(conn, p.BAD_MESSAGE, f"seat: no seat {seat} (seats 0..{live.seat_count - 1})")
+        await self.k.bots.take_over(live, seat)
 
 
 class Kozyr:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.database_url)
-        # SQLite: the match loop's writes go through one thread, in group commits.
-        self.writer = GroupWriter(self.db) if self.db.is_sqlite else None
         self.hub = Hub()
-        self.live: dict[str, LiveMatch] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
-        self._chat_buckets: dict[tuple[str, int], tuple[float, float]] = {}
+        self.fanout = None  # RedisFanout when REDIS_URL is set
+        self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
+        self.live = self.matches.live
+        self.rooms = RoomService(self)
+        self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
+        self.history = History(self)  # matches, exports, players (rooms/history.py)
+        self.metrics = Metrics(self)  # /metrics (app/metrics.py)
+        self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
         self._replays: OrderedDict[str, object] = OrderedDict()
         self._replay_lock = threading.Lock()  # the cache is used from worker threads
-        self.room_current: dict[str, str] = {}  # room code -> its current match id
-        self.codes: dict[str, str] = {}  # a code as asked for -> the room's stored code
-        self.code_guard = CodeGuard(settings.room_lookup_burst, settings.room_lookup_per_minute)
-        self.fanout = None  # RedisFanout when REDIS_URL is set
-        self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
-        self.metrics = Metrics(self)  # /metrics (app/metrics.py)
 
     # -- life cycle -------------------------------------------------------------
 
@@ -74,8 +446,8 @@ class Kozyr:
     async def startup(self) -> None:
         self.metrics.start_watch()
         if self.settings.run_migrations:
-            await to_thread.run_sync(self.migrate)
-        await to_thread.run_sync(self.recover)
+            await self.run(self.migrate)
+        await self.run(self.recover)
         if self.settings.gc_freeze:
             tune_gc()
         for live in list(self.live.values()):  # recovered matches' bots play on
@@ -85,6 +457,22 @@ class Kozyr:
             self.fanout = RedisFanout(self.settings.redis_url, self)
             await self.fanout.start()
 
+    async def shutdown(self) -> None:
+        self.metrics.stop_watch()
+        await self.bots.stop()
+        if self.fanout is not None:
+            await self.fanout.stop()
+        for conns in list(self.hub.rooms.values()):
+            for conn in list(conns):
+                await conn.close()
+        await self.matches.stop()
+        self.db.dispose()
+
+    async def run(self, fn: Callable[..., T], *args) -> T:
+        return await to_thread.run_sync(fn, *args)
+
+    # -- other processes ------------------------------------------------------------
+
     async def publish(self, code: str, note: dict) -> None:
         if self.fanout is not None:
             await self.fanout.publish(code, note)
@@ -93,456 +481,79 @@ class Kozyr:
         """Another process changed the room: catch up and tell our sockets."""
         kind = note.get("kind")
         if kind == "match":
-            known = note["match"] in self.live
-            live = await self.get_live(note["match"])
-            if live is None:
-                return
-            async with live.lock:
-                logged = note.get("logged")  # the committed action itself: no need to read it
-                if known and logged and live.version == logged[0] == note.get("version", 0) - 1:
-                    changed = await self.follow(live, logged)
-                elif known and live.version >= note.get("version", 0):
-                    changed = False  # already there (e.g. caught up when a later action came)
-                else:
-                    changed = await self.run(live.catch_up, self.db)
-                if changed or not known:
-                    self.push_views(live)
-            await self.bots.poke(live)
-            if live.finished:
-                await self.announce_room(code, publish=False)
+            await self.matches.on_note(note)
         elif kind == "room":
-            self.room_current.pop(code, None)
-            room = await self.run(self.get_room, code)
-            seats = {s["player"]: s["seat"] for s in room["seats"] if s["player"] is not None}
-            for conn in self.hub.conns(code):
-                conn.seat = seats.get(conn.player_id)
-            await self.announce_room(code, room, publish=False)
-            live = await self.current_live(code)
-            if live is not None and note.get("new_match"):
-                async with live.lock:
-                    self.push_views(live)
+            await self.rooms.on_note(code, note)
         elif kind == "chat":
             self.hub.broadcast(code, note["message"])
-
-    async def follow(self, live: LiveMatch, logged: list) -> bool:
-        """Apply an action another process committed and announced (under live.lock)."""
-        try:
-            live.follow(*logged)
-        except Exception:
-            log.exception("match %s: could not follow action %r; reading the log", live.id, logged)
-            await self.run(live.reload, self.db)
-        return True
-
-    async def shutdown(self) -> None:
-        self.metrics.stop_watch()
-        await self.bots.stop()
-        if self.fanout is not None:
-            await self.fanout.stop()
-
-        for conns in list(self.hub.rooms.values()):
-            for conn in list(conns):
-                await conn.close()
-        if self.writer is not None:
-            await self.run(self.writer.stop)
-        self.db.dispose()
-
-    async def run(self, fn, *args):
-        return await to_thread.run_sync(fn, *args)
-
-    async def commit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
-                     expect: int | None = None) -> int:
-        """Apply and log one action (call under live.lock); returns its seq once it is
-        committed.  Raises Stale, Duplicate or IllegalAction with nothing changed; any
-        other exception: not recorded, and the match was rebuilt from the log.
-
-        SQLite: applied here in the event loop, committed by the writer thread together
-        with other rooms' actions (the loop never waits on the database).  PostgreSQL:
-        in a worker thread with the match row locked (other processes write too)."""
-        if self.writer is None:
-            return await self.run(live.commit, self.db, seat, action, client_id, expect)
-        try:
-            pending = live.prepare(seat, action, client_id, expect)
-        except (IllegalAction, Duplicate, Stale):
-            raise
-        except BaseException:
-            log.exception("match %s: the engine failed on %r of seat %s; rebuilding", live.id, action, seat)
-            await self.run(live.reload, self.db)
-            raise
-        fut = self.writer.submit(live.row(pending),
-                                 partial(live.write_rows, pending=pending) if live.has_rows(pending) else None)
-        try:
-            await asyncio.shield(fut)
-        except asyncio.CancelledError:
-            # Our caller is gone, the write is not: settle the match when it lands.
-            fut.add_done_callback(lambda f: self._landed(live, pending, f))
-            raise
-        except BaseException:
-            log.exception("match %s: action %r of seat %s not committed; rebuilding",
-                          live.id, action, seat)
-            await self.run(live.reload, self.db)
-            raise
-        live.done(pending)
-        return pending.seq
-
-    def _landed(self, live: LiveMatch, pending, fut: asyncio.Future) -> None:
-        if not fut.cancelled() and fut.exception() is None:
-            live.done(pending)
-        elif self.live.get(live.id) is live:  # memory is ahead of the log: load it afresh
-            del self.live[live.id]
-
-    # -- rooms --------------------------------------------------------------------
-
-    def room_dict(self, s, room: m.Room) -> dict:
-        variant = find_variant(room.variant)
-        connected = self.hub.connected_players(room.code)
-        host = s.get(m.Player, room.host_id)
-        match = store.current_match(s, room)
-        live = self.live.get(match.id) if match else None
-        version = live.version if live is not None else (match.version if match else 0)
-        bots = room_bots(s, room)
-        takeover = self.bots.takeover_of(match.id if match else None)
-        return {
-            "code": room.code,
-            "variant": room.variant,
-            "variant_name": variant.name,
-            "family": variant.family,
-            "options": room.options,
-            "seat_count": room.seat_count,
-            "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
-            "seats": [{"seat": n, "player": pid, "name": name,
-                       "connected": pid in connected or n in bots, "is_bot": n in bots,
-                       "level": bots[n][0] if n in bots else None,
-                       "bot_key": bots[n][1] if n in bots else None, "takeover": n in takeover}
-                      for n, pid, name in store.seats_of(s, room)],
-            "takeover_seconds": room.takeover_seconds,
-            "status": "waiting" if match is None else match.status,
-            "match": None if match is None else {
-                "id": match.id, "number": match.number, "status": match.status, "version": version},
-            "invite_path": f"/room/{room.code}",
-            "created_at": utc(room.created_at),
-        }
-
-    def create_room(self, player: m.Player, variant_id: str, options: dict | None,
-                    seats: int | None, take_seat: bool, takeover_seconds: float | None = None) -> dict:
-        try:
-            variant = find_variant(variant_id)
-        except KeyError as e:
-            raise Invalid(str(e), code="unknown_variant") from None
-        seat_count = variant.seat_counts[0] if seats is None else seats
-        try:
-            resolved = variant.resolve_options(options)
-            # The engine has the last word on seats, options and their combination.
-            variant.new_match(seat_count, seed=0, options=resolved)
-        except ValueError as e:
-            raise Invalid(str(e), code="invalid_options") from None
-        with self.db.write() as s:
-            player = s.merge(player)
-            check_open_rooms(s, player.id, self.settings.max_open_rooms)
-            room = store.create_room(s, player, variant.id, resolved, seat_count,
-                                     0 if take_seat else None)
-            room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
-                                     else self.settings.turn_timeout) or None
-            return self.room_dict(s, room)
-
-    async def resolve_code(self, code: str, addr: str) -> str:
-        """The stored code of the room ``code`` names (exact, then upper-cased).  Raises
-        NotFound, or RateLimited once ``addr`` asked for too many unknown codes."""
-        self.code_guard.check(addr)
-        known = self.codes.get(code)
-        if known is not None:
-            return known
-
-        def lookup() -> str:
-            with self.db.read() as s:
-                return store.room_by_code(s, code).code
-        try:
-            known = await self.run(lookup)
-        except NotFound:
-            self.code_guard.miss(addr)
-            raise
-        if len(self.codes) > 100_000:  # rooms are never deleted; keep the map bounded anyway
-            self.codes.clear()
-        self.codes[code] = known
-        return known
-
-    def get_room(self, code: str) -> dict:
-        with self.db.read() as s:
-            return self.room_dict(s, store.room_by_code(s, code))
-
-    async def change_seat(self, code: str, seat_no: int, player: m.Player, take: bool) -> dict:
-        def work() -> dict:
-            with self.db.write() as s:
-                room = store.room_by_code(s, code, lock=self.db.is_postgres)
-                if take:
-                    store.take_seat(s, room, seat_no, player)
-                else:
-                    store.leave_seat(s, room, seat_no, player)
-                seats = {pid: n for n, pid, _ in store.seats_of(s, room) if pid is not None}
-                return self.room_dict(s, room), seats
-        room, seats = await self.run(work)
-        for conn in self.hub.conns(code):
-            conn.seat = seats.get(conn.player_id)
-        await self.announce_room(code, room)
-        return room
-
-    async def start_match(self, code: str, player: m.Player, *, seed: int | None = None) -> dict:
-        def work() -> tuple[dict, str]:
-            with self.db.write() as s:
-                room = store.room_by_code(s, code, lock=self.db.is_postgres)
-                if room.host_id != player.id:
-                    raise Forbidden("only the host starts a match", code="not_host")
-                current = store.current_match(s, room)
-                if current is not None and current.status == "playing":
-                    raise Conflict("a match is already being played", code="match_running")
-                empty = [n for n, pid, _ in store.seats_of(s, room) if pid is None]
-                if empty:
-                    raise Conflict(f"seats {empty} are empty", code="seats_empty")
-                row = store.create_match(s, room, store.new_seed() if seed is None else seed)
-                s.flush()
-                live = LiveMatch(row, room.code)
-                self.live[row.id] = live
-                self.room_current[room.code] = row.id
-                if current is not None:
-                    self.live.pop(current.id, None)
-                return self.room_dict(s, room), row.id
-        room, match_id = await self.run(work)
-        log.info("match %s started in room %s (%s)", match_id, code, room["variant"])
-        await self.announce_room(code, room, new_match=True)
-        live = self.live.get(match_id)
-        if live is not None:
-            async with live.lock:
-                self.push_views(live)
-            await self.bots.poke(live)
-        return room
-
-    def forget_if_idle(self, code: str) -> None:
-        """Nobody is left in the room: drop a finished match from memory."""
-        if self.hub.conns(code):
-            return
-        match_id = self.room_current.get(code)
-        live = self.live.get(match_id) if match_id else None
-        if live is not None and live.finished and not live.lock.locked():
-            del self.live[match_id]
-            self.room_current.pop(code, None)
-            self._loading.pop(match_id, None)
-
-    async def announce_room(self, code: str, room: dict | None = None, *, publish: bool = True,
-                            new_match: bool = False) -> None:
-        if room is None:
-            room = await self.run(self.get_room, code)
-        if publish:
-            await self.publish(code, {"kind": "room", "new_match": new_match})
-        match = room["match"]
-        self.hub.broadcast(code, {"type": "room", "version": match["version"] if match else 0,
-                                  "match": match["id"] if match else None, "room": room})
-        self.send_presence(code, room)
-
-    def send_presence(self, code: str, room: dict) -> None:
-        connected = self.hub.connected_players(code)
-        seated = {s["player"] for s in room["seats"] if s["player"] is not None}
-        match = room["match"]
-        msg = {"type": "presence", "version": match["version"] if match else 0,
-               "match": match["id"] if match else None,
-               "seats": [{"seat": s["seat"], "player": s["player"], "name": s["name"],
-                          "connected": s["player"] in connected or s.get("is_bot", False),
-                          "is_bot": s.get("is_bot", False), "level": s.get("level"),
-                          "bot_key": s.get("bot_key"), "takeover": s.get("takeover", False)}
-                         for s in room["seats"]],
-               "spectators": len(connected - seated)}
-        self.hub.broadcast(code, msg)
 
     async def presence_changed(self, code: str) -> None:
         """Players came or went on another process (rooms/fanout.py): tell our sockets."""
         if self.hub.conns(code):
-            self.send_presence(code, await self.run(self.get_room, code))
+            await self.rooms.snapshot(code)
+            self.rooms.send_presence(code)
 
-    # -- live matches -------------------------------------------------------------
+    # -- small helpers of the websocket route -------------------------------------------
 
-    async def get_live(self, match_id: str) -> LiveMatch | None:
-        live = self.live.get(match_id)
-        if live is not None:
-            return live
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            live = self.live.get(match_id)
-            if live is None:
-                try:
-                    live = await self.run(LiveMatch.load, self.db, match_id)
-                except KeyError:
-                    return None
-                self.live[match_id] = live
-        return live
+    async def player_by_token(self, token: str | None) -> tuple[int, str] | None:
+        """(id, name) of the token's player; remembered for a while (joins and reconnect
+        storms read no rows), forgotten on a rename here (another process's rename
+        shows within ``token_cache_seconds``)."""
+        if not token or len(token) > 200:
+            return None
+        key = store.token_hash(token)
+        now = time.monotonic()
+        hit = self._tokens.get(key)
+        if hit is not None and hit[0] > now:
+            return hit[1], hit[2]
 
-    def push_views(self, live: LiveMatch) -> None:
-        """Send every connection in the room its own view, or to one that accepted
-        deltas and holds the seat's previous view, what changed (call under live.lock)."""
-        version, match_id = live.version, live.id
-        bases = dict(live.shown)  # each seat's last view, before this push replaces it
-        full: dict[int | None, str] = {}
-        deltas: dict[int | None, str] = {}
-        for conn in self.hub.conns(live.room_code):
-            seat = live.seat_of(conn.seat)
-            text = None
-            base = bases.get(seat)
-            if (conn.delta and base is not None and base[0] != version
-                    and conn.sent == (match_id, base[0], seat)):
-                if seat not in deltas:
-                    deltas[seat] = self._delta_text(live, seat, base)
-                text = deltas[seat]
-            if text is None:
-                text = full.get(seat)
-                if text is None:
-                    text = full[seat] = dumps({"type": "view", "version": version, "match": match_id,
-                                               "view": live.view(seat)})
-            conn.sent = (match_id, version, seat)
-            conn.send(text)
-
-    def _delta_text(self, live: LiveMatch, seat: int | None, base: tuple[int, dict]) -> str:
-        """The delta from ``base`` (version, view) of the seat to its view now."""
-        changed, gone = view_delta(base[1], live.view(seat))
-        return dumps({"type": "delta", "version": live.version, "match": live.id, "base": base[0],
-                      "set": changed, "unset": gone})
-
-    def view_message(self, live: LiveMatch | None, conn: Conn) -> dict:
-        """The full view for ``conn`` now (connect, resume); remembered as its base."""
-        if live is None:
-            conn.sent = None
-            return {"type": "view", "version": 0, "match": None, "view": None}
-        seat = live.seat_of(conn.seat)
-        conn.sent = (live.id, live.version, seat)
-        return {"type": "view", "version": live.version, "match": live.id, "view": live.view(seat)}
-
-    async def current_live(self, code: str) -> LiveMatch | None:
-        def current() -> str | None:
+        def lookup() -> tuple[int, str] | None:
             with self.db.read() as s:
-                return store.room_by_code(s, code).current_match_id
-        match_id = self.room_current.get(code)
-        if match_id is None:
-            match_id = await self.run(current)
-            if match_id:
-                self.room_current[code] = match_id
-        return await self.get_live(match_id) if match_id else None
+                player = store.player_by_token(s, token)
+                return (player.id, player.name) if player is not None else None
+        found = await self.run(lookup)
+        if found is not None:
+            if len(self._tokens) > 50_000:
+                self._tokens.clear()
+            self._tokens[key] = (now + self.settings.token_cache_seconds, *found)
+        return found
+
+    def renamed(self, player_id: int) -> None:
+        for key in [k for k, v in self._tokens.items() if v[1] == player_id]:
+            del self._tokens[key]
+
+    def stamp(self, code: str) -> tuple[int, str | None]:
+        """(version, match id) of the room's current match, from memory."""
+        snap = self.rooms.snapshots.get(code)
+        match = snap["match"] if snap else None
+        live = self.live.get(match["id"]) if match else None
+        if live is not None:
+            return live.version, live.id
+        return (match["version"], match["id"]) if match else (0, None)
+
+    def error(self, conn: Conn, code: str, message: str, client_id: str | None = None) -> None:
+        version, match = self.stamp(conn.room_code)
+        conn.send({"type": "error", "version": version, "match": match, "code": code,
+                   "message": message, "client_id": client_id})
 
     async def act(self, conn: Conn, msg: p.ActionIn) -> None:
+        """A person's ``action``: the seat checked, then the match loop's one path."""
         received = time.perf_counter()
-        live = await self.current_live(conn.room_code)
-
-        def error(code: str, message: str) -> None:
-            conn.send({"type": "error", "version": live.version if live else 0,
-                       "match": live.id if live else None, "code": code,
-                       "message": message, "client_id": msg.client_id})
-
         if conn.seat is None:
-            return error(p.NOT_SEATED, "you hold no seat in this room; spectators cannot act")
+            return self.error(conn, p.NOT_SEATED, "you hold no seat in this room; spectators cannot act",
+                              msg.client_id)
         if msg.seat is not None and msg.seat != conn.seat:
-            return error(p.NOT_YOUR_SEAT, f"you hold seat {conn.seat}, not seat {msg.seat}")
+            return self.error(conn, p.NOT_YOUR_SEAT, f"you hold seat {conn.seat}, not seat {msg.seat}",
+                              msg.client_id)
+        live = await self.matches.current(conn.room_code)
         if live is None:
-            return error(p.NO_MATCH, "no match has been started in this room")
-        seat = conn.seat
-        async with live.lock:
-            if msg.version is not None and msg.version != live.version:
-                await self.run(live.catch_up, self.db)  # another process may have moved on
-            if msg.version is not None and msg.version != live.version and \
-                    (seat, msg.client_id) not in live.acks:
-                return error(p.STALE, f"the match is at version {live.version}, not {msg.version}")
-            started = time.perf_counter()
-            try:
-                seq = await self.commit(live, seat, msg.action, msg.client_id)
-            except Duplicate as dup:
-                conn.send({"type": "ack", "version": live.version, "match": live.id,
-                           "client_id": msg.client_id, "seq": dup.seq})
-                return
-            except IllegalAction as e:
-                return error(p.ILLEGAL, str(e))
-            except Exception as e:  # logged with its traceback by LiveMatch.commit
-                log.error("match %s: action %r of seat %s not recorded: %s", live.id, msg.action, seat, e)
-                error(p.INTERNAL, "the server could not record the action; try again")
-                self.push_views(live)  # the state as the log has it
-                return
-            conn.send({"type": "ack", "version": live.version, "match": live.id,
-                       "client_id": msg.client_id, "seq": seq})
-            self.push_views(live)
-            self.metrics.action_done(received)
-            finished = live.finished
-            version = live.version
-        await self.publish(conn.room_code, {"kind": "match", "match": live.id, "version": version,
-                                            "logged": [seq, seat, msg.action, msg.client_id]})
-        await self.bots.returned(live, seat)  # the person's own committed action ends a takeover
-        await self.bots.poke(live)
-        log.debug("match %s seq %d seat %d %s (%.1f ms)", live.id, seq, seat, msg.action,
-                  (time.perf_counter() - started) * 1000)
-        if finished:
-            log.info("match %s finished: %s", live.id, live.engine.result())
-            await self.announce_room(conn.room_code)
-
-    async def back(self, conn: Conn) -> None:
-        """``back``: the seat's own player takes the seat back from the bot playing for him."""
-        live = await self.current_live(conn.room_code)
-        if conn.seat is None:
-            return self._error(conn, live, p.NOT_SEATED, "you hold no seat in this room")
-        if live is None or live.finished:
-            return self._error(conn, live, p.NO_MATCH, "no match is being played in this room")
-        if not await self.bots.returned(live, conn.seat):
-            self.send_presence(conn.room_code, await self.run(self.get_room, conn.room_code))
-
-    async def take_over(self, conn: Conn, seat: int) -> None:
-        """``takeover``: the host lets a bot play ``seat`` now, during a match."""
-        live = await self.current_live(conn.room_code)
-        room = await self.run(self.get_room, conn.room_code)
-        if room["host"]["id"] != conn.player_id:
-            return self._error(conn, live, p.NOT_HOST, "only the host lets a bot play a seat")
-        if live is None or live.finished:
-            return self._error(conn, live, p.NO_MATCH, "no match is being played in this room")
-        if not 0 <= seat < live.seat_count:
-            return self._error(conn, live, p.BAD_MESSAGE,
-                               f"seat: no seat {seat} (seats 0..{live.seat_count - 1})")
-        await self.bots.take_over(live, seat)
-
-    def _error(self, conn: Conn, live: LiveMatch | None, code: str, message: str) -> None:
-        conn.send({"type": "error", "version": live.version if live else 0,
-                   "match": live.id if live else None, "code": code, "message": message})
-
-    # -- chat ---------------------------------------------------------------------
-
-    def _chat_allowed(self, code: str, player_id: int) -> bool:
-        rate, burst = self.settings.chat_per_second, float(self.settings.chat_burst)
-        now = time.monotonic()
-        tokens, last = self._chat_buckets.get((code, player_id), (burst, now))
-        tokens = min(burst, tokens + (now - last) * rate)
-        if tokens < 1:
-            self._chat_buckets[(code, player_id)] = (tokens, now)
-            return False
-        self._chat_buckets[(code, player_id)] = (tokens - 1, now)
-        return True
-
-    async def chat(self, conn: Conn, text: str, version: int, match: str | None) -> None:
-        from .text import clean_chat
-        try:
-            text = clean_chat(text, self.settings.max_chat_length)
-        except ValueError as e:
-            conn.send({"type": "error", "version": version, "match": match,
-                       "code": p.CHAT_INVALID, "message": str(e)})
-            return
-        if not self._chat_allowed(conn.room_code, conn.player_id):
-            conn.send({"type": "error", "version": version, "match": match,
-                       "code": p.RATE_LIMITED, "message": "too many chat messages; wait a moment"})
-            return
-
-        def save() -> m.ChatMessage:
-            with self.db.write() as s:
-                room = store.room_by_code(s, conn.room_code)
-                player = s.get(m.Player, conn.player_id)
-                return store.add_chat(s, room, player, conn.seat, text)
-        row = await self.run(save)
-        out = {"type": "chat", "version": version, "match": match, "id": row.id,
-               "player": conn.player_id, "name": conn.name, "seat": conn.seat, "text": text,
-               "time": row.created_at.astimezone(UTC).isoformat()}
-        self.hub.broadcast(conn.room_code, out)
-        await self.publish(conn.room_code, {"kind": "chat", "message": out})
+            return self.error(conn, p.NO_MATCH, "no match has been started in this room", msg.client_id)
+        await self.matches.submit(live, conn.seat, msg.action, msg.client_id, msg.version,
+                                  conn=conn, received=received)
 
     # -- history ------------------------------------------------------------------
 
-    def replayed(self, row: m.Match, actions: list[m.Action]):
+    def replayed(self, row: m.Match, actions: list):
         """An engine match rebuilt from the log (cached for finished matches)."""
         key = f"{row.id}@{len(actions)}"
         with self._replay_lock:
@@ -585,9 +596,4 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 20, 100)
 
 
-def utc(dt: datetime | None) -> str | None:
-    if dt is None:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.isoformat()
+utc = store.utc

@@ -1,7 +1,7 @@
 // Reading the engine's action strings (ENGINE_API.md "Action notation") and naming them.
 // The client never decides what is legal: it only labels what view.legal lists.
 
-import { t, cardText, SUIT_SYMBOL } from './i18n.js';
+import { t, cardText, SUIT_SYMBOL, titleName } from './i18n.js';
 
 const CARD_ACTION = /^(play|marriage|discard|swap|take|give):([2-9TJQKA?][SCDH?])(?:>(\d+))?$/;
 
@@ -22,6 +22,8 @@ export function parseAction(a) {
   if (m) return { kind: 'take_pair', which: m[1], raw: a };
   m = /^show:(.*)$/.exec(a);
   if (m) return { kind: 'show', cards: m[1].split(',').filter(Boolean), raw: a };
+  m = /^title:(\w+)$/.exec(a);
+  if (m) return { kind: 'title', title: m[1], raw: a };
   m = /^hand>(\d+)$/.exec(a);
   if (m) return { kind: 'hand', to: Number(m[1]), raw: a };
   return { kind: a, raw: a };
@@ -48,6 +50,8 @@ export function actionLabel(a, name = (s) => `#${s}`) {
     case 'take_pair': return t('act.take:' + p.which);
     case 'show': return `${t('face_up')}: ${p.cards.map(cardOrUnknown).join(' ')}`;
     case 'hand': return `${t('whole_hand')} → ${name(p.to)}`;
+    case 'title': return t('act_title', { title: titleName(p.title) });
+    case 'aside': return t('act_aside');
     default: return t('act.' + p.kind);
   }
 }

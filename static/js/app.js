@@ -1,17 +1,24 @@
 // The client's entry point: header, routing (/, /room/CODE, #/match/ID), the live room.
+// The room page keeps one store (store.js); messages update it and the table, the lobby and
+// the side panels re-render only what changed.
 
 import { h, clear } from './dom.js';
-import { t, getLang, setLang, languages, onLang, botName } from './i18n.js';
+import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl } from './lobby.js';
-import { tableEl, sideScoresEl } from './table.js';
+import { Table } from './table.js';
+import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
 import { ChatBox } from './chat.js';
+import { Store, Region } from './store.js';
+import { play as playSound, soundOn, setSound } from './sounds.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
+const toolsEl = document.getElementById('room-tools');
 const BASE_TITLE = document.title;
+const FOUR_KEY = 'kozyr.fourColour';
 let page = null;
 
 // --- small services ------------------------------------------------------------------
@@ -40,29 +47,13 @@ function toast(text) {
   toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
 }
 
-const SOUND_KEY = 'kozyr.sound';
-let audio = null;
-function beep() {
-  if (localStorage.getItem(SOUND_KEY) !== 'on') return;
-  try {
-    audio = audio || new AudioContext();
-    const o = audio.createOscillator();
-    const g = audio.createGain();
-    o.frequency.value = 660;
-    g.gain.setValueAtTime(0.0001, audio.currentTime);
-    g.gain.exponentialRampToValueAtTime(0.06, audio.currentTime + 0.02);
-    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
-    o.connect(g).connect(audio.destination);
-    o.start();
-    o.stop(audio.currentTime + 0.4);
-  } catch { /* no audio: fine */ }
-}
-
 function setStatus(status) {
   statusEl.dataset.status = status || '';
   statusEl.textContent = status ? t(status === 'refused' ? 'offline' : status) : '';
   document.body.classList.toggle('is-offline', status === 'offline' || status === 'refused');
 }
+
+const summaryKey = (match) => `kozyr.summary.${match}`;
 
 // --- the live room -------------------------------------------------------------------
 
@@ -70,19 +61,21 @@ class RoomPage {
   constructor(root, code) {
     this.root = root;
     this.code = code;
-    this.room = null;
-    this.view = null;
-    this.presence = null;
-    this.busy = false;
-    this.chooser = null;
-    this.showLast = false;
-    this.numChoice = {};
-    this.draft = { levels: {}, takeover: undefined };  // the lobby's unsent choices survive a redraw
-    this.wasMine = false;
     this.socket = null;
-    this.chat = new ChatBox((text) => this.socket && this.socket.chat(text));
+    this.draft = { levels: {}, takeover: undefined };  // the lobby's unsent choices survive a redraw
+    this.store = new Store({
+      room: null, view: null, presence: null, timer: null, busy: false, chooser: null, confirm: null,
+      showLast: false, help: false, summaryDeal: null, lang: getLang(), version: null, side: null, unread: 0,
+    });
+    this.chat = new ChatBox((text) => this.socket && this.socket.chat(text),
+      { onUnread: (n) => this.store.update({ unread: n }) });
     this.start();
   }
+
+  get state() { return this.store.state; }
+  // for the browser tests (and the curious): the room as the page has it
+  get room() { return this.state.room; }
+  get view() { return this.state.view; }
 
   async start() {
     if (!me()) {
@@ -90,32 +83,46 @@ class RoomPage {
       return;
     }
     clear(this.root).append(h('p', { class: 'muted', text: t('loading') }));
+    let room;
     try {
       await ensurePlayer();
       if (!me()) return this.start();
-      this.room = await api.room(this.code);
+      room = await api.room(this.code);
     } catch (e) {
-      clear(this.root).append(h('p', { class: 'error', text: e.status === 404 ? t('not_found') : `${t('error')}: ${e.message}` }));
+      clear(this.root).append(h('p', { class: 'error', text: e.status === 404 ? t('not_found') : `${t('error')}: ${errorText(e)}` }));
       return;
     }
     api.chat(this.code).then((msgs) => this.chat.reset(msgs)).catch(() => {});
-    this.lobbyBox = h('div', { class: 'lobby-box' });
-    this.tableBox = h('div', { class: 'table-box' });
-    this.scoresBox = h('section', { class: 'panel scores' });
-    clear(this.root).append(h('div', { class: 'room-page' },
-      h('div', { class: 'room-main' }, this.lobbyBox, this.tableBox),
-      h('aside', { class: 'room-side' }, this.scoresBox, this.chat.el)));
-    this.draw();
+    this.table = new Table(this.tableCtx());
+    this.lobby = new Region(h('div', { class: 'lobby-box' }));
+    this.scores = new Region(h('section', { class: 'panel scores', 'data-role': 'scores' }));
+    this.tableBox = h('div', { class: 'table-box' }, this.table.el);
+    this.side = h('aside', { class: 'room-side' }, this.scores.el, this.chat.el);
+    this.pageEl = h('div', { class: 'room-page' }, h('div', { class: 'room-main' }, this.lobby.el, this.tableBox), this.side);
+    clear(this.root).append(this.pageEl);
+    this.tools = new Region(toolsEl);
+    this.store.subscribe((state, changed) => this.render(state, changed));
+    this.store.update({ room });
     this.socket = new RoomSocket(this.code, me().token, {
       onMessage: (msg) => this.onMessage(msg),
-      onStatus: (status) => { setStatus(status); if (status === 'offline' && this.busy) { this.busy = false; this.draw(); } },
+      onStatus: (status) => {
+        setStatus(status);
+        if (status === 'offline') this.store.update({ busy: false });
+      },
     });
   }
 
   destroy() {
     if (this.socket) this.socket.close();
+    if (this.table) this.table.destroy();
+    if (this.tools) this.tools.render('gone', () => null);
     setStatus('');
     document.title = BASE_TITLE;
+  }
+
+  relabel() {
+    this.chat.relabel();
+    this.store.update({ lang: getLang() });
   }
 
   onMessage(msg) {
@@ -124,72 +131,131 @@ class RoomPage {
         if (this.welcome) api.chat(this.code).then((msgs) => this.chat.reset(msgs)).catch(() => {});  // back after a drop
         this.welcome = msg;
         break;
-      case 'room': this.room = msg.room; this.presence = null; this.draw(); break;
-      case 'presence': this.presence = msg; this.draw(); break;
-      case 'view':
-        this.view = msg.view;
-        this.busy = false;
-        if (this.view && this.chooser && !(this.view.legal || []).some((a) => a.includes(this.chooser))) this.chooser = null;
-        this.draw();
-        break;
+      case 'room': this.store.update({ room: msg.room, presence: null }); break;
+      case 'presence': this.store.update({ presence: msg }); break;
+      case 'view': this.onView(msg); break;
       case 'ack':
-        if (this.socket.version !== null && this.socket.version >= msg.version) { this.busy = false; this.draw(); }
+        if (this.socket.version !== null && this.socket.version >= msg.version) this.store.update({ busy: false });
+        break;
+      case 'timer':
+        this.store.update({ timer: msg.seat === null || msg.seat === undefined ? null
+          : { seat: msg.seat, deadline: Date.now() + msg.seconds * 1000, total: msg.total } });
         break;
       case 'chat': this.chat.add(msg); break;
-      case 'error': if (!msg.client_id) toast(msg.message); break;
+      case 'error': if (!msg.client_id) toast(errorText(msg)); break;
       case 'pong': break;
-      default: break;
+      default: console.warn('kozyr: unknown message type', msg.type, msg);  // eslint-disable-line no-console
     }
   }
 
+  onView(msg) {
+    const st = this.state;
+    const prev = st.view;
+    const view = msg.view;
+    if (!view) { this.store.update({ view: null, busy: false, version: msg.version }); return; }
+    const patch = { view, busy: false, version: msg.version };
+    const legal = new Set(view.legal || []);
+    if (st.chooser && !(view.legal || []).some((a) => a.includes(st.chooser))) patch.chooser = null;
+    if (st.confirm && !legal.has(st.confirm)) patch.confirm = null;
+    const samePlace = prev && this.matchId === msg.match;
+    // "Last trick" closes itself when the next card is played
+    if (st.showLast && samePlace && JSON.stringify(prev.trick) !== JSON.stringify(view.trick)) patch.showLast = false;
+    const ld = view.last_deal && view.last_deal.deal;
+    if (!samePlace) {
+      const dismissed = Number(localStorage.getItem(summaryKey(msg.match)) || 0);
+      patch.summaryDeal = ld && ld > dismissed ? ld : null;
+    } else if (ld && (!prev.last_deal || prev.last_deal.deal !== ld)) {
+      patch.summaryDeal = ld;
+    }
+    if (view.phase === 'match_over' && ld) patch.summaryDeal = ld;
+    this.matchId = msg.match;
+    if (st.help && prev && prev.phase !== view.phase) patch.help = false;
+    this.store.update(patch);
+  }
+
   name(seat) {
-    const s = this.room && this.room.seats.find((x) => x.seat === seat);
-    if (s && s.is_bot) return botName(s.level || 'basic');
+    const s = this.seatInfo(seat) || (this.state.room && this.state.room.seats.find((x) => x.seat === seat));
+    if (s && s.is_bot) return botKeyName(s.bot_key, s.level);
     return (s && s.name) || `#${seat + 1}`;
   }
 
   // The seat as the latest presence (else room) message has it: is_bot, level, takeover ...
   seatInfo(seat) {
-    const list = (this.presence && this.presence.seats) || (this.room && this.room.seats) || [];
-    return list.find((x) => x.seat === seat) || null;
+    const st = this.state;
+    const list = (st.presence && st.presence.seats) || (st.room && st.room.seats) || [];
+    const s = list.find((x) => x.seat === seat) || null;
+    if (s && st.presence && st.room && s.bot_key === undefined) {  // presence may lack bot_key: the room has it
+      const r = st.room.seats.find((x) => x.seat === seat);
+      if (r && r.bot_key !== undefined) return { ...s, bot_key: r.bot_key };
+    }
+    return s;
   }
 
-  connected(seat) {
-    const list = (this.presence && this.presence.seats) || (this.room && this.room.seats) || [];
-    const s = list.find((x) => x.seat === seat);
-    return !!(s && s.connected);
+  isHost() {
+    const who = me();
+    const room = this.state.room;
+    return !!(who && room && room.host && room.host.id === who.id);
+  }
+
+  // Every control goes through here: an action the view names in `confirm` asks first.
+  request(action) {
+    const st = this.state;
+    if (st.busy) return;
+    if ((st.view && st.view.confirm || []).includes(action)) {
+      this.store.update({ confirm: action, chooser: null });
+      return;
+    }
+    this.act(action);
   }
 
   async act(action) {
-    if (this.busy || !this.socket) return;
-    this.busy = true;
-    this.chooser = null;
-    this.draw();
+    if (this.state.busy || !this.socket) return;
+    this.store.update({ busy: true, chooser: null, confirm: null });
     const res = await this.socket.act(action);
     if (res.type === 'error') {
-      this.busy = false;
-      toast(res.message);
+      this.store.update({ busy: false });
+      toast(errorText(res));
       if (res.code === 'stale' || res.code === 'illegal') this.socket.resync();
-      this.draw();
     } else if (this.socket.version !== null && this.socket.version >= res.version) {
-      this.busy = false;
-      this.draw();
+      this.store.update({ busy: false });
     }
   }
 
   async roomCall(fn) {
     try {
-      this.room = await fn();
-      this.draw();
+      this.store.update({ room: await fn() });
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
     }
   }
 
-  draw() {
-    if (!this.room || !this.lobbyBox) return;
-    const ctx = {
-      name: (s) => this.name(s), connected: (s) => this.connected(s), link,
+  dismissSummary() {
+    const deal = this.state.summaryDeal;
+    if (deal && this.matchId) localStorage.setItem(summaryKey(this.matchId), String(deal));
+    this.store.update({ summaryDeal: null });
+  }
+
+  tableCtx() {
+    return {
+      name: (s) => this.name(s), seatInfo: (s) => this.seatInfo(s),
+      family: () => familyModule(this.state.room, this.state.view),
+      request: (a) => this.request(a), choose: (card) => this.store.update({ chooser: card }),
+      cancel: () => this.store.update({ confirm: null }),
+      confirmYes: () => { const a = this.state.confirm; if (a) this.act(a); },
+      toggleLast: () => this.store.update({ showLast: !this.state.showLast }),
+      toggleHelp: () => this.store.update({ help: !this.state.help }),
+      dismissSummary: () => this.dismissSummary(),
+      back: () => this.socket && this.socket.back(),
+      takeover: (seat) => this.socket && this.socket.takeover(seat),
+      rematch: () => this.roomCall(() => api.rematch(this.code)),
+      isHost: () => this.isHost(),
+      historyHref: () => (this.matchId ? `/#/match/${this.matchId}` : null),
+    };
+  }
+
+  lobbyCtx() {
+    return {
+      name: (s) => this.name(s), connected: (s) => !!(this.seatInfo(s) || {}).connected, link,
       seat: (n, take) => this.roomCall(() => (take ? api.takeSeat(this.code, n) : api.leaveSeat(this.code, n))),
       start: () => this.roomCall(() => api.start(this.code)),
       rematch: () => this.roomCall(() => api.rematch(this.code)),
@@ -197,32 +263,51 @@ class RoomPage {
       removeBot: (n) => this.roomCall(() => api.removeBot(this.code, n)),
       setTakeover: (secs) => this.roomCall(() => api.setTakeover(this.code, secs)),
       seatInfo: (s) => this.seatInfo(s), draft: this.draft,
-      act: (a) => this.act(a), busy: this.busy, version: this.socket ? this.socket.version : null, chooser: this.chooser, numChoice: this.numChoice,
-      choose: (card) => { this.chooser = card; this.draw(); },
-      showLast: this.showLast, toggleLast: () => { this.showLast = !this.showLast; this.draw(); },
     };
-    const view = this.room.status === 'waiting' ? null : this.view;
-    clear(this.lobbyBox);
-    if (!view || this.room.status !== 'playing') this.lobbyBox.append(roomLobbyEl(this.room, ctx));
-    if (view && view.phase === 'match_over' && view.result) {
-      const names = (view.result.winners || []).map((s) => this.name(s)).join(', ');
-      this.lobbyBox.prepend(h('div', { class: 'banner', 'data-role': 'match-over' }, t('match_over'), '. ', t('winners', { names })));
-    }
-    clear(this.tableBox);
-    clear(this.scoresBox);
-    if (view) {
-      this.tableBox.append(tableEl(view, ctx));
-      const n = view.seats || (view.hand_sizes || []).length;
-      const matchId = this.socket && this.socket.match;
-      this.scoresBox.append(h('h2', null, t('scores'), ' ', matchId ? link(`#/match/${matchId}`, t('history'), 'small history-link') : null),
-        sideScoresEl(view, Array.from({ length: n }, (_, s) => this.name(s))));
-    }
-    this.scoresBox.hidden = !view;
+  }
+
+  render(state) {
+    const room = state.room;
+    if (!room) return;
+    const view = room.status === 'waiting' ? null : state.view;
+    this.lobby.render(JSON.stringify([state.lang, room, room.status === 'playing' && view ? null : state.presence, !!view]),
+      () => (!view || room.status !== 'playing' ? roomLobbyEl(room, this.lobbyCtx()) : null));
+    this.tableBox.hidden = !view;
+    this.pageEl.classList.toggle('playing', !!view);
+    if (view) this.table.render({ ...state, view });
+    const n = view ? (view.seats || (view.hand_sizes || []).length) : 0;
+    const names = Array.from({ length: n }, (_, s) => this.name(s));
+    this.scores.render(JSON.stringify([state.lang, names, view && [view.scoresheet, view.role_table, view.tallies], this.matchId]), () => {
+      if (!view) return null;
+      const href = this.matchId ? `/#/match/${this.matchId}` : null;
+      return [h('h2', null, t('scores'), ' ', href ? h('a', { class: 'small history-link', href, target: '_blank', rel: 'noopener', text: t('history') }) : null),
+        familyModule(room, view).scores(view, names)];
+    });
+    this.scores.el.hidden = !view;
+    this.side.dataset.open = state.side || '';
+    this.tools.render(JSON.stringify([state.lang, state.side, state.unread, !!view]), () => this.toolsEl(state, !!view));
     const mine = !!(view && view.seat !== null && view.seat !== undefined && (view.to_act || []).includes(view.seat));
     document.body.classList.toggle('my-turn', mine);
-    document.title = mine ? t('your_turn_title') : `${this.room.code} — ${BASE_TITLE}`;
-    if (mine && !this.wasMine) beep();
+    document.title = mine ? t('your_turn_title') : `${room.code} — ${BASE_TITLE}`;
+    if (mine && !this.wasMine) playSound('turn');
     this.wasMine = mine;
+  }
+
+  // The phone's way to the scores and the chat (a panel over the table), with the unread count.
+  toolsEl(state, playing) {
+    const toggle = (which) => {
+      const side = state.side === which ? null : which;
+      this.store.update({ side });
+      if (side === 'chat') this.chat.markRead();
+    };
+    if (!playing) return null;
+    return [
+      h('button', { type: 'button', class: `tool${state.side === 'scores' ? ' on' : ''}`, 'data-role': 'open-scores',
+        onclick: () => toggle('scores'), text: t('scores_btn') }),
+      h('button', { type: 'button', class: `tool${state.side === 'chat' ? ' on' : ''}`, 'data-role': 'open-chat',
+        onclick: () => toggle('chat') }, t('chat'),
+      state.unread ? h('span', { class: 'unread', 'data-role': 'unread', title: t('unread', { n: state.unread }), text: String(state.unread) }) : null),
+    ];
   }
 }
 
@@ -258,9 +343,14 @@ function header() {
   clear(sel).append(...languages().map((l) => h('option', { value: l, selected: l === getLang(), text: l.toUpperCase() })));
   sel.onchange = () => setLang(sel.value);
   const sound = document.getElementById('sound');
-  sound.checked = localStorage.getItem(SOUND_KEY) === 'on';
-  sound.onchange = () => { localStorage.setItem(SOUND_KEY, sound.checked ? 'on' : 'off'); if (sound.checked) beep(); };
+  sound.checked = soundOn();
+  sound.onchange = () => { setSound(sound.checked); if (sound.checked) playSound('turn', true); };
   document.getElementById('sound-label').textContent = t('sound');
+  const four = document.getElementById('four-colour');
+  four.checked = localStorage.getItem(FOUR_KEY) === 'on';
+  document.body.classList.toggle('four-colour', four.checked);
+  four.onchange = () => { localStorage.setItem(FOUR_KEY, four.checked ? 'on' : 'off'); document.body.classList.toggle('four-colour', four.checked); };
+  document.getElementById('four-colour-label').textContent = t('four_colour');
   const home = document.getElementById('home-link');
   home.textContent = t('lobby');
   home.onclick = (e) => { e.preventDefault(); navigate('/'); };
@@ -269,7 +359,7 @@ function header() {
 
 onLang(() => {
   header();
-  if (page && page.draw) page.draw();
+  if (page && page.relabel) page.relabel();
   else render();
 });
 window.addEventListener('popstate', render);

@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { cardEl, suitEl } from './cards.js';
 import { actionLabel } from './actions.js';
 import { scoresEl } from './scores.js';
+import { familyModule } from './families/index.js';
 import { chartEl } from './chart.js';
 import { seatName, gameName } from './lobby.js';
 
@@ -25,50 +26,20 @@ async function familyOf(detail) {
   return v ? v.family : String(detail.variant).split('-')[0];
 }
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n).replace('-', '−'));
-
-// --- the deal's summary (the same facts the table's end-of-deal summary shows) ----------------
-
 function marriageText(m, name) {
   const [seat, suit] = m;
   return t('replay_ui.marriage_of', { name: name(seat), suit: suit === 'A' ? t('replay_ui.ace_marriage') : SUIT_SYMBOL[suit] || suit });
 }
 
-// A deal's row of the scoresheet / role table in words: who declared what, made or not,
-// card points and marriages (Тысяча), the contract (Кинг), tricks (Король), every change.
-export function dealSummaryEl(family, row, name, seats) {
-  if (!row) return null;
-  const head = [];
-  if (family === 'thousand' && row.declarer !== null && row.declarer !== undefined) {
-    const contract = row.contract ?? row.bid;
-    let outcome = '';
-    if (row.writeoff || row.thrown || row.refused) outcome = t('replay_ui.written_off');
-    else if (row.made === true || (row.made === undefined && row.scores[row.declarer] > 0)) outcome = t('replay_ui.made');
-    else outcome = t('replay_ui.failed');
-    head.push(h('span', { class: 'sum-declarer' }, h('b', { text: name(row.declarer) }), ' · ',
-      t('replay_ui.contract_n', { n: contract }), ' · ', h('b', { class: 'sum-outcome', text: outcome })));
-    if ((row.marriages || []).length) {
-      head.push(h('span', null, `${t('marriages')}: `, row.marriages.map((m) => marriageText(m, name)).join(', ')));
-    }
-  } else if (family === 'king' && row.contract) {
-    head.push(h('span', null, `${t('contract')}: `, t('contracts.' + row.contract), row.trump ? ' ' : '', row.trump ? suitEl(row.trump) : null));
-  } else if (row.trump) {
-    head.push(h('span', null, `${t('trump')}: `, suitEl(row.trump)));
-  }
-  const points = row.points_raw || null;
-  const cols = [t('replay_ui.player'), points ? t('replay_ui.card_points') : null,
-    family === 'korol' ? t('tricks') : t('replay_ui.change'), row.totals ? t('total') : null].filter(Boolean);
-  return h('div', { class: 'deal-summary', 'data-role': 'deal-summary' },
-    h('h3', { text: `${t('replay_ui.summary')} ${row.deal ?? ''}` }),
-    head.length ? h('p', { class: 'sum-head' }, head.map((x, i) => [i ? ' · ' : '', x])) : null,
-    h('table', { class: 'sum-table' },
-      h('thead', null, h('tr', null, cols.map((c) => h('th', { class: 'muted', text: c })))),
-      h('tbody', null, Array.from({ length: seats }, (_, s) => h('tr', { 'data-seat': s },
-        h('th', { class: 'pname', text: name(s) }),
-        points ? h('td', { class: 'muted', text: row.sitting_out === s ? t('replay_ui.sits_out') : String(points[s]) }) : null,
-        family === 'korol' ? h('td', { text: String(row.scores[s]) })
-          : h('td', { class: `sum-change${row.scores[s] < 0 ? ' neg' : ''}`, text: signed(row.scores[s]) }),
-        row.totals ? h('td', { class: 'sum-total', text: String(row.totals[s]) }) : null)))));
+// --- the deal's summary: the table's own, from the family module ----------------------------
+
+function dealSummaryEl(detail, family, deal, name) {
+  const fam = familyModule({ family }, { variant: detail.variant });
+  const sheet = { scoresheet: detail.scoresheet, role_table: detail.role_table, variant: detail.variant };
+  const body = fam.summary(sheet, deal, { name });
+  if (!body) return null;
+  return h('section', { class: 'summary replay-summary', 'data-role': 'deal-summary', 'data-deal': deal },
+    h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) })), body);
 }
 
 // --- the replay ----------------------------------------------------------------------------
@@ -272,7 +243,7 @@ class Replay {
     }
     box.dataset.step = String(this.step);
     append(box, [this.infoEl(steps[this.step], steps), this.boardEl(steps),
-      this.step >= last ? dealSummaryEl(this.family, this.deal.row, (s) => this.name(s), steps[0].hands.length) : null,
+      this.step >= last ? dealSummaryEl(this.detail, this.family, this.deal.deal, (s) => this.name(s)) : null,
       this.logEl(steps)]);
   }
 }

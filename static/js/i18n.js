@@ -143,7 +143,7 @@ const pl = {
   hide: 'Ukryj', trump: 'Atut', no_trump: 'bez atu', contract: 'Kontrakt', deal_n: 'Rozdanie {n}',
   dealer: 'rozdaje', cards_n: 'kart: {n}', waiting_for: 'Ruch: {names}', talon: 'Musik',
   face_up: 'Odkryte', phase: 'Etap', total: 'Razem', deal: 'Rozdanie', round: 'Runda', crowning: 'Koronacja',
-  reign_n: 'Panowanie {n}', tricks: 'Lewy', tally: 'Lewy', declarer: 'Gra', bid: 'Licytacja',
+  reign_n: 'Panowanie {n}', tricks: 'Lewy', tally: 'Suma lew', declarer: 'Gra', bid: 'Licytacja',
   sitting_out: 'pauzuje', choose: 'Wybierz', cancel: 'Anuluj', replay: 'Powtórka', step: 'Ruch {i} z {n}',
   back: 'Wstecz', forward: 'Dalej', prev_deal: '◀ Poprzednie rozdanie', next_deal: 'Następne rozdanie ▶',
   chart: 'Przebieg partii', export: 'Eksport', match_n: 'Partia nr {n}', status_playing: 'w toku',
@@ -181,8 +181,209 @@ const pl = {
   suits: { S: 'piki', C: 'trefle', D: 'kara', H: 'kiery' },
 };
 
-const DICTS = { en, ru, pl };
-for (const l of LANGS) Object.assign(DICTS[l], LOBBY_WORDS[l]);  // the lobby's, invite's and history's words
+const DICTS_BY_LANG = { en, ru, pl };
+const DICTS = DICTS_BY_LANG;
+
+// The table's words (prompts, waits, rule help, summaries, absent friends, errors).
+const TABLE = {
+  en: {
+    titles_col: 'Title',
+    bot_names: { random: ['Dotty', 'Lotty', 'Scotty'], basic: ['Sam', 'Max', 'Tom'], strong: ['Ada', 'Alan', 'Grace'] },
+    takes: '{name} takes', you_take: 'You take the trick', four_colour: '4 colours', dismiss: 'OK',
+    confirm_q: 'Sure? {action}', yes: 'Yes', no: 'No', help: 'Rules of this phase', close: 'Close',
+    lost_conn: '{name} lost the connection', bot_now: 'Let a bot play now', bot_plays_you: 'A bot is playing for you.',
+    im_back: "I'm back", bot_plays_for: 'a bot plays for {name}', seconds_left: '{s} s',
+    unread: '{n} new', scores_btn: 'Scores', standings: 'Final standings', place: 'Place', points_word: 'Points',
+    open_history: 'Open the history', winner_is: 'Winner: {names}', summary_deal: 'Deal {n}',
+    made: 'made', failed: 'failed', card_points: 'Card points', change: 'Change', total_short: 'Total',
+    thrown_in: 'thrown in', refused_play: 'refused to play', sits_out: 'sits out', barrel: 'on the barrel',
+    tricks_n: 'tricks: {n}', title_gained: 'becomes {title}', title_kept: 'stays {title}', title_lost: 'was {title}',
+    round_over: '{round}: results', not_connected: 'Not connected: the action was not sent.',
+    act_aside: 'Cards set aside', act_title: '{title}',
+    errors: {
+      stale: 'The table moved on before your action arrived; it has been refreshed.',
+      illegal: 'That move is not allowed now.', not_seated: 'You are watching: only seated players act.',
+      not_your_seat: 'That is not your seat.', no_match: 'No match is running.', rate_limited: 'Too fast: wait a moment.',
+      chat_invalid: 'That message cannot be sent.', bad_message: 'The server did not understand the message.',
+      too_large: 'The message is too large.', internal: 'Server error: please try again.', offline: 'Not connected: the action was not sent.',
+      not_host: 'Only the host can do that.', bad_token: 'Your player token is not known here.', unknown_room: 'There is no such room.',
+    },
+    do: {
+      give: 'Give one card to each opponent: click a card, then who gets it.',
+      contract: 'Name your contract: at least {n}.', bid: 'Bid at least {n}, or pass.',
+      take_pair: 'Take the top or the bottom pair of the talon.', discard: 'Discard a card face down: click it.',
+      swap: 'Take the trump card for one of yours, or keep your hand.', take: "Take one card of the Peasant's hand, or keep yours.",
+      trump: 'Name the trump suit from your first three cards, or let the last card decide.',
+      order: 'Order the next deal: a contract you still owe, or a trump deal.',
+      spare: 'Swap your hand for a spare hand, unseen, or keep it.', strike: 'Strike for a redeal, or accept the deal.',
+      play: 'Play a card: click it.', throw: 'Play on, or throw in your cards.', other: 'Your turn: choose.',
+      tribute: 'Give a card back: click one of yours.', pool: 'Give back a card: click a card, then who gets it.',
+    },
+    wait: {
+      bidding: '{name} is bidding', talon: '{name} is taking the talon', play: '{name} is playing',
+      choose: '{name} is choosing the game', spare: '{name} is deciding on a spare hand', strike: '{name} is deciding on a redeal',
+      handover: '{name} is discarding', pool: '{name} is giving cards back', tribute: '{name} is taking the tribute',
+      swap: '{name} is deciding on the trump card', other: 'Waiting for {name}',
+    },
+    rules: {
+      thousand: {
+        bidding: 'Each call passes or bids higher than the last; a pass is final. Without a marriage nobody bids above 120. The last bidder takes the talon and must score at least his contract.',
+        talon: 'The declarer takes the talon (1001: shows it, takes it, gives one card to each opponent, then names a contract at least his bid). Throwing in or refusing costs the contract at once.',
+        play: 'Follow suit if you can, else trump if you can. Leading the K or Q of a marriage you hold may declare it: that suit becomes trump and you score its value. Card points: A 11, 10 10, K 4, Q 3, J 2.',
+      },
+      king: {
+        choose: 'The chooser sees his first three cards and names the trump suit, or lets the last card dealt to him decide.',
+        play: 'Follow suit if you can. Negative deals: avoid what the contract names (tricks, jacks, queens, hearts, the last two tricks, the King of hearts, or all of them). Trump deals: every trick pays.',
+      },
+      korol: {
+        play: 'Follow suit if you can; trumping is allowed, never required. Each trick counts towards your tally; reaching the target gives you the next free title and you leave the round.',
+        tribute: 'The King (then the Prince) takes the Peasant\'s highest trump and gives back any other card of his own.',
+        swap: 'After the King has left, the Peasant may take the turned trump card for a card of his own.',
+        spare: 'Swap your whole hand for a spare hand, unseen, or keep it. Each player decides once.',
+        strike: 'The King may demand a redeal (at most three times); the Prince only without a trump above the 9.',
+        pool: 'The King and the Prince each hold 18 cards and give back 9, one at a time.',
+        handover: 'A receiver holding more than 9 cards discards down to 9.',
+      },
+    },
+  },
+  ru: {
+    titles_col: 'Титул',
+    bot_names: { random: ['Тоша', 'Гоша', 'Кеша'], basic: ['Вася', 'Петя', 'Коля'], strong: ['Михалыч', 'Семёныч', 'Петрович'] },
+    takes: 'Берёт {name}', you_take: 'Взятка ваша', four_colour: '4 цвета', dismiss: 'Понятно',
+    confirm_q: 'Точно? {action}', yes: 'Да', no: 'Нет', help: 'Правила этого этапа', close: 'Закрыть',
+    lost_conn: '{name}: связь потеряна', bot_now: 'Пусть сейчас играет бот', bot_plays_you: 'За вас сейчас играет бот.',
+    im_back: 'Я вернулся', bot_plays_for: 'за игрока {name} играет бот', seconds_left: '{s} с',
+    unread: 'новых: {n}', scores_btn: 'Запись', standings: 'Итоги партии', place: 'Место', points_word: 'Очки',
+    open_history: 'Открыть историю', winner_is: 'Победитель: {names}', summary_deal: 'Сдача {n}',
+    made: 'сыграл', failed: 'не сыграл', card_points: 'Очки в картах', change: 'Изменение', total_short: 'Итого',
+    thrown_in: 'сдался', refused_play: 'расписал', sits_out: 'на прикупе', barrel: 'на бочке',
+    tricks_n: 'взяток: {n}', title_gained: 'теперь {title}', title_kept: 'остаётся: {title}', title_lost: 'был: {title}',
+    round_over: '{round}: итоги', not_connected: 'Нет связи: ход не отправлен.',
+    act_aside: 'Карты отложены', act_title: '{title}',
+    errors: {
+      stale: 'Стол ушёл вперёд раньше вашего хода; обновили.', illegal: 'Так сейчас ходить нельзя.',
+      not_seated: 'Вы зритель: ходят только игроки за столом.', not_your_seat: 'Это не ваше место.',
+      no_match: 'Партия не идёт.', rate_limited: 'Слишком быстро: подождите немного.', chat_invalid: 'Это сообщение нельзя отправить.',
+      bad_message: 'Сервер не понял сообщение.', too_large: 'Сообщение слишком большое.', internal: 'Ошибка сервера: попробуйте ещё раз.',
+      offline: 'Нет связи: ход не отправлен.', not_host: 'Это может только хозяин стола.', bad_token: 'Ваш игрок здесь неизвестен.',
+      unknown_room: 'Такого стола нет.',
+    },
+    do: {
+      give: 'Отдайте по карте каждому сопернику: нажмите карту, затем кому.',
+      contract: 'Назначьте игру: не меньше {n}.', bid: 'Торгуйтесь: не меньше {n}, или пас.',
+      take_pair: 'Возьмите верхнюю или нижнюю пару прикупа.', discard: 'Снесите карту рубашкой вверх: нажмите её.',
+      swap: 'Возьмите козырную карту за свою или оставьте как есть.', take: 'Возьмите карту из руки мужика или оставьте свои.',
+      trump: 'Назовите козырь по первым трём картам или «по последней».',
+      order: 'Закажите сдачу: игру, которую вы ещё должны, или козырь.',
+      spare: 'Поменяйте руку на лишнюю, не глядя, или оставьте свою.', strike: 'Потребуйте пересдачу или играйте.',
+      play: 'Ваш ход: нажмите карту.', throw: 'Играйте дальше или сдайтесь.', other: 'Ваш ход: выберите.',
+      tribute: 'Верните карту: нажмите одну из своих.', pool: 'Раздайте карты обратно: нажмите карту, затем кому.',
+    },
+    wait: {
+      bidding: '{name} торгуется', talon: '{name} берёт прикуп', play: 'Ходит {name}', choose: '{name} выбирает игру',
+      spare: '{name} решает насчёт лишней руки', strike: '{name} решает насчёт пересдачи', handover: '{name} сносит карты',
+      pool: '{name} раздаёт карты обратно', tribute: '{name} берёт дань', swap: '{name} решает насчёт козырной карты',
+      other: 'Ждём: {name}',
+    },
+    rules: {
+      thousand: {
+        bidding: 'Каждый либо пасует, либо торгуется выше; пас — окончательно. Без марьяжа выше 120 не торгуются. Последний торговавшийся берёт прикуп и должен набрать не меньше заказа.',
+        talon: 'Играющий берёт прикуп (1001: открывает, берёт, отдаёт по карте каждому сопернику и назначает игру не ниже своей ставки). Сдаться или отказаться — сразу минус заказ.',
+        play: 'Ходят в масть, нет масти — козырем, если есть. Заходя с короля или дамы марьяжа на руке, можно объявить его: масть становится козырной, марьяж идёт в очки. Очки карт: туз 11, десятка 10, король 4, дама 3, валет 2.',
+      },
+      king: {
+        choose: 'Выбирающий видит свои первые три карты и называет козырь или говорит «по последней»: тогда козырь — масть последней сданной ему карты.',
+        play: 'Ходят в масть, если есть. В минусовых сдачах не берите то, что названо (взятки, мальчиков, девочек, червей, две последние, кинга или всё сразу). В отыгрыше каждая взятка в плюс.',
+      },
+      korol: {
+        play: 'Ходят в масть, если есть; бить козырем можно, но не обязательно. Взятки идут в счёт; набравший нужное число получает следующий свободный титул и выходит из круга.',
+        tribute: 'Король (затем принц) забирает у мужика старший козырь и отдаёт ему любую свою другую карту.',
+        swap: 'Когда король вышел, мужик может взять открытую козырную карту за свою.',
+        spare: 'Поменяйте всю руку на лишнюю, не глядя, или оставьте свою. Каждый решает один раз.',
+        strike: 'Король может потребовать пересдачу (не больше трёх раз), принц — только без козырей старше девятки.',
+        pool: 'Король и принц держат по 18 карт и возвращают 9, по одной.',
+        handover: 'У кого больше 9 карт, сносит лишние до 9.',
+      },
+    },
+  },
+  pl: {
+    titles_col: 'Tytuł',
+    bot_names: { random: ['Bolek', 'Lolek', 'Tola'], basic: ['Jaś', 'Staś', 'Franek'], strong: ['Zbyszek', 'Heniek', 'Władek'] },
+    takes: 'Bierze {name}', you_take: 'Twoja lewa', four_colour: '4 kolory', dismiss: 'OK',
+    confirm_q: 'Na pewno? {action}', yes: 'Tak', no: 'Nie', help: 'Zasady tego etapu', close: 'Zamknij',
+    lost_conn: '{name}: utracono połączenie', bot_now: 'Niech teraz gra bot', bot_plays_you: 'Teraz gra za ciebie bot.',
+    im_back: 'Wracam', bot_plays_for: 'za gracza {name} gra bot', seconds_left: '{s} s',
+    unread: 'nowe: {n}', scores_btn: 'Zapis', standings: 'Wyniki partii', place: 'Miejsce', points_word: 'Punkty',
+    open_history: 'Otwórz historię', winner_is: 'Wygrywa: {names}', summary_deal: 'Rozdanie {n}',
+    made: 'ugrane', failed: 'nieugrane', card_points: 'Punkty z kart', change: 'Zmiana', total_short: 'Razem',
+    thrown_in: 'poddał', refused_play: 'zrezygnował', sits_out: 'pauzuje', barrel: 'na beczce',
+    tricks_n: 'lew: {n}', title_gained: 'zostaje: {title}', title_kept: 'nadal: {title}', title_lost: 'był: {title}',
+    round_over: '{round}: wyniki', not_connected: 'Brak połączenia: ruch nie został wysłany.',
+    act_aside: 'Karty odłożone', act_title: '{title}',
+    errors: {
+      stale: 'Stół poszedł dalej przed twoim ruchem; odświeżono.', illegal: 'Tego ruchu nie można teraz zrobić.',
+      not_seated: 'Oglądasz: grają tylko gracze przy stole.', not_your_seat: 'To nie twoje miejsce.',
+      no_match: 'Partia nie trwa.', rate_limited: 'Za szybko: chwilę poczekaj.', chat_invalid: 'Tej wiadomości nie można wysłać.',
+      bad_message: 'Serwer nie zrozumiał wiadomości.', too_large: 'Wiadomość jest za duża.', internal: 'Błąd serwera: spróbuj ponownie.',
+      offline: 'Brak połączenia: ruch nie został wysłany.', not_host: 'Tylko gospodarz może to zrobić.', bad_token: 'Twój gracz nie jest tu znany.',
+      unknown_room: 'Nie ma takiego stolika.',
+    },
+    do: {
+      give: 'Daj każdemu przeciwnikowi po karcie: kliknij kartę, potem komu.',
+      contract: 'Zadeklaruj grę: co najmniej {n}.', bid: 'Licytuj co najmniej {n} albo pas.',
+      take_pair: 'Weź górną albo dolną parę musiku.', discard: 'Zrzuć kartę zakrytą: kliknij ją.',
+      swap: 'Weź kartę atutową za swoją albo zostaw rękę.', take: 'Weź kartę z ręki sprzątacza albo zostaw swoje.',
+      trump: 'Wybierz atut po pierwszych trzech kartach albo z ostatniej karty.',
+      order: 'Zamów rozdanie: grę, którą jeszcze jesteś winien, albo atu.',
+      spare: 'Zamień rękę na wolną rękę, w ciemno, albo zostaw swoją.', strike: 'Zażądaj nowego rozdania albo graj.',
+      play: 'Twój ruch: kliknij kartę.', throw: 'Graj dalej albo się poddaj.', other: 'Twój ruch: wybierz.',
+      tribute: 'Oddaj kartę: kliknij jedną ze swoich.', pool: 'Oddaj karty: kliknij kartę, potem komu.',
+    },
+    wait: {
+      bidding: '{name} licytuje', talon: '{name} bierze musik', play: 'Gra {name}', choose: '{name} wybiera grę',
+      spare: '{name} decyduje o wolnej ręce', strike: '{name} decyduje o strajku', handover: '{name} zrzuca karty',
+      pool: '{name} oddaje karty', tribute: '{name} bierze daninę', swap: '{name} decyduje o karcie atutowej',
+      other: 'Czekamy na: {name}',
+    },
+    rules: {
+      thousand: {
+        bidding: 'Każdy pasuje albo licytuje wyżej; pas jest ostateczny. Bez meldunku nie licytuje się powyżej 120. Ostatni licytujący bierze musik i musi ugrać co najmniej swoją grę.',
+        talon: 'Grający bierze musik (1001: odkrywa go, bierze, daje po karcie przeciwnikom i deklaruje grę nie niższą od licytacji). Poddanie albo rezygnacja od razu kosztuje wartość gry.',
+        play: 'Do koloru, jeśli masz; jeśli nie — atutem, jeśli masz. Wychodząc królem lub damą z meldunku na ręce możesz go zgłosić: ten kolor zostaje atutem, a meldunek się liczy. Punkty kart: as 11, dziesiątka 10, król 4, dama 3, walet 2.',
+      },
+      king: {
+        choose: 'Wybierający widzi trzy pierwsze karty i wybiera atut albo mówi „z ostatniej”: atutem jest kolor ostatniej rozdanej mu karty.',
+        play: 'Do koloru, jeśli masz. W rozdaniach ujemnych nie bierz tego, co nazwano (lew, waletów, dam, kierów, dwóch ostatnich lew, króla kier albo wszystkiego). W odgrywce każda lewa się liczy.',
+      },
+      korol: {
+        play: 'Do koloru, jeśli masz; przebijanie atutem wolno, ale nie trzeba. Lewy się sumują; kto dojdzie do celu, dostaje następny wolny tytuł i wychodzi z rundy.',
+        tribute: 'Król (potem książę) bierze najwyższy atut chłopa i oddaje mu dowolną inną swoją kartę.',
+        swap: 'Gdy król wyszedł, chłop może wziąć odkrytą kartę atutową za swoją.',
+        spare: 'Zamień całą rękę na wolną, w ciemno, albo zostaw swoją. Każdy decyduje raz.',
+        strike: 'Król może zażądać nowego rozdania (najwyżej trzy razy); książę tylko bez atutu wyższego od dziewiątki.',
+        pool: 'Król i książę mają po 18 kart i oddają 9, po jednej.',
+        handover: 'Kto ma więcej niż 9 kart, zrzuca do 9.',
+      },
+    },
+  },
+};
+
+function mergeInto(target, extra) {
+  for (const [k, v] of Object.entries(extra)) {
+    if (v && typeof v === 'object' && !Array.isArray(v) && target[k] && typeof target[k] === 'object') mergeInto(target[k], v);
+    else target[k] = v;
+  }
+  return target;
+}
+
+// Other modules add their strings: addStrings({en: {...}, ru: {...}, pl: {...}}).
+export function addStrings(dicts) {
+  for (const [l, d] of Object.entries(dicts)) if (DICTS_BY_LANG[l]) mergeInto(DICTS_BY_LANG[l], d);
+}
+
+addStrings(TABLE);
+addStrings(LOBBY_WORDS);  // the lobby's, invite's and history's words (i18n_lobby.js)
+
 
 function pick() {
   const saved = localStorage.getItem(KEY);
@@ -247,6 +448,21 @@ export const BOT_LEVELS = ['random', 'basic', 'strong'];
 // 'Bot (basic)' in the reader's language.
 export function botName(level) {
   return t('bot_name', { level: t('bot_levels.' + level) });
+}
+
+// A bot's own name from its bot_key ("basic-2" -> Петя in Russian); without a key, its level.
+export function botKeyName(key, level) {
+  const m = /^(\w+)-(\d+)$/.exec(key || '');
+  const names = m && t('bot_names.' + m[1]);
+  if (Array.isArray(names) && names[Number(m[2]) - 1]) return names[Number(m[2]) - 1];
+  return botName(level || 'basic');
+}
+
+// An error message in the reader's language (the server's English text only as a last resort).
+export function errorText(err) {
+  const code = err && err.code;
+  const known = code && lookup(DICTS[lang], 'errors.' + code);
+  return known || lookup(en, 'errors.' + code) || (err && err.message) || t('error');
 }
 
 export function variantName(id, fallback) {

@@ -1,5 +1,5 @@
 // The lobby's, the invite's and the history's words in Russian, Polish and English.
-// i18n.js merges these top-level keys into its dictionaries; nothing here decides a rule:
+// i18n.js merges them into its dictionaries (addStrings); nothing here decides a rule:
 // the house rules are translated by the option's name from the engine's options_schema.
 
 const en = {
@@ -74,16 +74,14 @@ const en = {
     playing: 'The match is on', invite_btn: 'Invite',
   },
   replay_ui: {
-    auto: 'Auto-play', pause: 'Pause', dealt: 'As dealt', taken: 'cards taken: {n}', player: 'Player', talon_to: 'The talon went to {name}',
-    no_positions: 'This deal cannot be replayed.', marriage_of: '{name}: {suit}', made: 'made', failed: 'failed',
-    written_off: 'gave up', card_points: 'Card points', change: 'Change', summary: 'The deal', sits_out: 'sits out',
-    close: 'Close', step_now: 'Now', contract_n: 'contract {n}', log: 'Moves', ace_marriage: 'aces',
+    auto: 'Auto-play', pause: 'Pause', taken: 'cards taken: {n}', talon_to: 'The talon went to {name}',
+    no_positions: 'This deal cannot be replayed.', marriage_of: '{name}: {suit}',
+    close: 'Close', log: 'Moves', ace_marriage: 'aces',
   },
-  bot_names: { random: ['Dotty', 'Lotty', 'Scotty'], basic: ['Sam', 'Max', 'Tom'], strong: ['Ada', 'Alan', 'Grace'] },
-  lobby_errors: {
-    invalid_options: 'These house rules do not go together', unknown_room: 'There is no room with this code.',
-    rate_limited: 'Too many tries: wait a minute.', seat_taken: 'That seat is already taken.',
-    match_running: 'The match is already running.', not_host: 'Only the host can do that.',
+  errors: {
+    invalid_options: 'These house rules do not go together',
+    seat_taken: 'That seat is already taken.',
+    match_running: 'The match is already running.',
     invalid_name: 'Please give a name of 1 to 40 characters.', bots_disabled: 'Bots are switched off on this server.',
   },
 };
@@ -160,16 +158,14 @@ const ru = {
     playing: 'Партия идёт', invite_btn: 'Позвать',
   },
   replay_ui: {
-    auto: 'Автопросмотр', pause: 'Пауза', dealt: 'Как сдано', taken: 'взято карт: {n}', player: 'Игрок', talon_to: 'Прикуп взял(а) {name}',
-    no_positions: 'Эту сдачу не показать.', marriage_of: '{name}: {suit}', made: 'сыграл', failed: 'не добрал',
-    written_off: 'расписал', card_points: 'Очки в картах', change: 'Запись', summary: 'Итог сдачи', sits_out: 'на прикупе',
-    close: 'Закрыть', step_now: 'Сейчас', contract_n: 'заказ {n}', log: 'Ходы', ace_marriage: 'тузы',
+    auto: 'Автопросмотр', pause: 'Пауза', taken: 'взято карт: {n}', talon_to: 'Прикуп взял(а) {name}',
+    no_positions: 'Эту сдачу не показать.', marriage_of: '{name}: {suit}',
+    close: 'Закрыть', log: 'Ходы', ace_marriage: 'тузы',
   },
-  bot_names: { random: ['Тоша', 'Гоша', 'Кеша'], basic: ['Вася', 'Петя', 'Коля'], strong: ['Михалыч', 'Семёныч', 'Петрович'] },
-  lobby_errors: {
-    invalid_options: 'Эти правила не сочетаются', unknown_room: 'Стола с таким кодом нет.',
-    rate_limited: 'Слишком много попыток: подождите минуту.', seat_taken: 'Это место уже занято.',
-    match_running: 'Партия уже идёт.', not_host: 'Это может только хозяин стола.',
+  errors: {
+    invalid_options: 'Эти правила не сочетаются',
+    seat_taken: 'Это место уже занято.',
+    match_running: 'Партия уже идёт.',
     invalid_name: 'Имя — от 1 до 40 знаков.', bots_disabled: 'Боты на этом сервере выключены.',
   },
 };
@@ -246,16 +242,14 @@ const pl = {
     playing: 'Partia trwa', invite_btn: 'Zaproś',
   },
   replay_ui: {
-    auto: 'Odtwarzaj', pause: 'Pauza', dealt: 'Rozdane', taken: 'wzięte karty: {n}', player: 'Gracz', talon_to: 'Musik wziął {name}',
-    no_positions: 'Tego rozdania nie da się pokazać.', marriage_of: '{name}: {suit}', made: 'ugrał', failed: 'nie ugrał',
-    written_off: 'zrezygnował', card_points: 'Punkty z kart', change: 'Zapis', summary: 'Rozdanie', sits_out: 'pauzuje',
-    close: 'Zamknij', step_now: 'Teraz', contract_n: 'kontrakt {n}', log: 'Ruchy', ace_marriage: 'asy',
+    auto: 'Odtwarzaj', pause: 'Pauza', taken: 'wzięte karty: {n}', talon_to: 'Musik wziął {name}',
+    no_positions: 'Tego rozdania nie da się pokazać.', marriage_of: '{name}: {suit}',
+    close: 'Zamknij', log: 'Ruchy', ace_marriage: 'asy',
   },
-  bot_names: { random: ['Bolek', 'Lolek', 'Tola'], basic: ['Jaś', 'Staś', 'Franek'], strong: ['Zbyszek', 'Heniek', 'Władek'] },
-  lobby_errors: {
-    invalid_options: 'Te zasady do siebie nie pasują', unknown_room: 'Nie ma stolika o takim kodzie.',
-    rate_limited: 'Za dużo prób: odczekaj minutę.', seat_taken: 'To miejsce jest już zajęte.',
-    match_running: 'Partia już trwa.', not_host: 'To może zrobić tylko gospodarz.',
+  errors: {
+    invalid_options: 'Te zasady do siebie nie pasują',
+    seat_taken: 'To miejsce jest już zajęte.',
+    match_running: 'Partia już trwa.',
     invalid_name: 'Imię: od 1 do 40 znaków.', bots_disabled: 'Boty są na tym serwerze wyłączone.',
   },
 };

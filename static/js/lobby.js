@@ -3,7 +3,7 @@
 // the table opens during a match (openInvitePanel).
 
 import { h, clear } from './dom.js';
-import { t, variantName, cardText, botName, BOT_LEVELS, onLang } from './i18n.js';
+import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
 
@@ -15,14 +15,6 @@ function known(path, vars) {
   return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
 }
 
-// A bot's name from its bot_key ("basic-2": the second basic bot), else its level's name.
-export function botKeyName(key, level) {
-  const m = /^(\w+)-(\d+)$/.exec(key || '');
-  const names = m ? t('bot_names.' + m[1]) : null;
-  if (Array.isArray(names) && names[Number(m[2]) - 1]) return names[Number(m[2]) - 1];
-  return botName(level || (m ? m[1] : 'basic'));
-}
-
 // A seated person's or bot's name as the reader should see it.
 export function seatName(s) {
   if (!s) return '';
@@ -32,10 +24,6 @@ export function seatName(s) {
 
 export function gameName(id, fallback) {
   return known('house.variant_names.' + id) || variantName(id, fallback);
-}
-
-export function errorText(e) {
-  return (e && e.code && known('lobby_errors.' + e.code)) || (e && e.message) || t('error');
 }
 
 const START_TOTAL = /^start_total_(\d+)$/;

@@ -7,8 +7,16 @@ import { suitEl } from './cards.js';
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const num = (n) => (typeof n === 'number' && !Number.isInteger(n) ? n.toFixed(1) : String(n));
 
-function headRow(names, first) {
-  return h('tr', null, first.map((x) => h('th', { text: x })), names.map((n) => h('th', { class: 'pname', text: n })));
+// A column head short enough for four players in a narrow panel: the first 7 letters.
+export function shortName(name) {
+  const s = [...String(name)];
+  return s.length > 8 ? s.slice(0, 7).join('') + '…' : s.join('');
+}
+
+function headRow(names, first, last = []) {
+  return h('tr', null, first.map((x) => h('th', { text: x })),
+    names.map((n) => h('th', { class: 'pname', title: n, text: shortName(n) })),
+    last.map((x) => h('th', { class: 'contract-head', text: x })));
 }
 
 function thousandSheet(rows, names) {
@@ -36,16 +44,17 @@ function kingContract(r) {
 }
 
 function kingSheet(rows, names) {
+  // the players' numbers first, the contract (the widest column) last
   const body = rows.map((r) => h('tr', null,
     h('td', { class: 'dealno', text: String(r.deal) }),
+    names.map((_, s) => h('td', { class: `score${r.scores[s] < 0 ? ' neg' : ''}${r.scores[s] > 0 ? ' pos' : ''}`, text: num(r.scores[s]) })),
     h('td', { class: 'contract-cell' }, kingContract(r),
       [r.orderer, r.chooser].some((x) => x !== null && x !== undefined)
-        ? h('small', { class: 'muted', text: ` · ${names[r.orderer ?? r.chooser] ?? ''}` }) : null),
-    names.map((_, s) => h('td', { class: `score${r.scores[s] < 0 ? ' neg' : ''}${r.scores[s] > 0 ? ' pos' : ''}`, text: num(r.scores[s]) }))));
+        ? h('small', { class: 'muted', text: ` · ${shortName(names[r.orderer ?? r.chooser] ?? '')}` }) : null)));
   const last = rows[rows.length - 1];
-  const foot = last ? h('tfoot', null, h('tr', null, h('th', { colspan: 2, text: t('total') }),
-    names.map((_, s) => h('th', { class: 'score', text: num(last.totals[s]) })))) : null;
-  return h('table', { class: 'sheet king' }, h('thead', null, headRow(names, ['#', t('contract')])), h('tbody', null, body), foot);
+  const foot = last ? h('tfoot', null, h('tr', null, h('th', { text: t('total') }),
+    names.map((_, s) => h('th', { class: 'score', text: num(last.totals[s]) })), h('th'))) : null;
+  return h('table', { class: 'sheet king' }, h('thead', null, headRow(names, ['#'], [t('contract')])), h('tbody', null, body), foot);
 }
 
 function roleTable(roles, names, variant, tallies) {

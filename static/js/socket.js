@@ -1,6 +1,15 @@
 // The room's websocket: hello with the token, actions with client ids, and reconnects
 // with exponential backoff that resume from the last version seen.
 
+// Set once the server speaks the 2026-12-01 protocol (delta messages after actions).
+export const ACCEPT_DELTA = false;
+
+function applyDelta(view, delta) {
+  const next = { ...view, ...(delta.set || {}) };
+  for (const key of delta.unset || []) delete next[key];
+  return next;
+}
+
 export class RoomSocket {
   constructor(code, token, { onMessage, onStatus }) {
     this.code = code;
@@ -8,6 +17,7 @@ export class RoomSocket {
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.version = null;   // the version of the last view received
+    this.view = null;      // that view (deltas apply to it)
     this.match = null;
     this.pending = new Map();  // client_id -> {resolve}
     this.attempt = 0;
@@ -34,6 +44,7 @@ export class RoomSocket {
     this.ws = ws;
     ws.onopen = () => {
       const hello = { type: 'hello', token: this.token };
+      if (ACCEPT_DELTA) hello.accept = ['delta'];
       if (this.version !== null) hello.last_version = this.version;
       if (this.match) hello.last_match = this.match;
       ws.send(JSON.stringify(hello));
@@ -46,9 +57,17 @@ export class RoomSocket {
         this.attempt = 0;
         this.setStatus('online');
       }
+      if (msg.type === 'delta') {  // the view at `base` plus the changed keys: the view at `version`
+        if (this.view === null || this.version !== msg.base || this.match !== msg.match) {
+          this.resync();
+          return;
+        }
+        msg = { type: 'view', version: msg.version, match: msg.match, view: applyDelta(this.view, msg), delta: true };
+      }
       if (msg.type === 'view') {
         this.version = msg.version;
         this.match = msg.match;
+        this.view = msg.view;
       }
       if ((msg.type === 'ack' || msg.type === 'error') && msg.client_id && this.pending.has(msg.client_id)) {
         const p = this.pending.get(msg.client_id);
@@ -116,7 +135,17 @@ export class RoomSocket {
 
   chat(text) { return this.send({ type: 'chat', text }); }
 
-  resync() { return this.send({ type: 'hello', token: this.token }); }
+  resync() {
+    const msg = { type: 'resume', token: this.token };
+    if (ACCEPT_DELTA) msg.accept = ['delta'];
+    return this.send(msg);
+  }
+
+  // The seat's own player takes his seat back from the bot playing for him.
+  back() { return this.send({ type: 'back' }); }
+
+  // The host lets a bot play `seat` now.
+  takeover(seat) { return this.send({ type: 'takeover', seat }); }
 
   close() {
     this.closed = true;

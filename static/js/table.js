@@ -1,14 +1,26 @@
 // The card table: seats around, the trick in the middle, your hand and your choices.
-// Every control comes from view.legal; nothing here knows a rule of any game.
+// Every control comes from view.legal (and view.confirm); nothing here knows a rule.
+// The table is built once per room; each part is rebuilt only when what it shows changes
+// (Region keys), and the trick has its own small state: cards arrive, a finished trick is
+// held with "<name> takes" and then swept to the winner.
 
 import { h } from './dom.js';
 import { t, titleName } from './i18n.js';
-import { cardEl, backEl, suitEl } from './cards.js';
+import { cardEl, backEl } from './cards.js';
 import { groupLegal, actionLabel } from './actions.js';
-import { scoresEl } from './scores.js';
+import { Region } from './store.js';
+import { play as playSound } from './sounds.js';
+
+export const HOLD_MS = 1200;
+const SWEEP_MS = 320;
+
+// Kept for history.js: the family of a variant id (the room's `family` is preferred).
+export function familyOf(variant) {
+  return String(variant || '').split('-')[0].replace('krol', 'korol');
+}
 
 // Where seat `seat` sits on screen, seen from `base` (your seat, or 0 for a spectator).
-function position(seat, base, n) {
+export function position(seat, base, n) {
   const r = (seat - base + n) % n;
   if (r === 0) return 'bottom';
   if (n === 2) return 'top';
@@ -16,256 +28,475 @@ function position(seat, base, n) {
   return ['bottom', 'left', 'top', 'right'][r] || 'top';
 }
 
-function seatStats(view, seat) {
-  const bits = [];
-  const fam = familyOf(view.variant);
-  if (fam === 'thousand') {
-    const calls = (view.bids || []).filter(([s]) => s === seat);
-    if (calls.length && view.phase === 'bidding') {
-      const last = calls[calls.length - 1][1];
-      bits.push(h('span', { class: 'call', text: actionLabel(last) }));
-    }
-    if (view.declarer === seat) {
-      bits.push(h('span', { class: 'badge declarer', text: `${t('declarer')} ${view.contract ?? view.bid ?? ''}` }));
-    }
-    const marr = (view.marriages || []).filter(([s]) => s === seat);
-    if (marr.length) bits.push(h('span', { class: 'badge' }, t('marriage_word') + ' ', marr.map(([, suit]) => suitEl(suit))));
-    if (view.tricks_won && view.phase === 'play') bits.push(h('span', { class: 'tricks', text: `${t('tricks')}: ${view.tricks_won[seat]}` }));
-  } else if (fam === 'king') {
-    if (view.tricks_taken) bits.push(h('span', { class: 'tricks', text: `${t('tricks')}: ${view.tricks_taken[seat]}` }));
-  } else if (fam === 'korol') {
-    if (view.tallies) bits.push(h('span', { class: 'tricks', text: `${t('tally')}: ${view.tallies[seat]}` }));
-    const nt = view.new_titles && view.new_titles[seat];
-    if (nt) bits.push(h('span', { class: `badge t-${nt}`, text: '→ ' + titleName(nt, view.variant) }));
-  }
-  return bits;
-}
-
-export function familyOf(variant) {
-  return String(variant || '').split('-')[0].replace('krol', 'korol');
-}
-
-function seatBox(view, seat, ctx, pos) {
-  const toAct = (view.to_act || []).includes(seat);
-  const isDealer = view.dealer === seat;
-  const active = !view.active || view.active.includes(seat);
-  const title = view.titles && view.titles[seat];
-  const count = (view.hand_sizes || [])[seat] ?? 0;
-  const info = (ctx.seatInfo && ctx.seatInfo(seat)) || {};
-  const fan = pos === 'bottom' ? null : h('div', { class: 'fan' },
-    Array.from({ length: Math.min(count, 9) }, () => backEl({ small: true })),
-    h('span', { class: 'count', text: String(count) }));
-  return h('div', {
-    class: `seat seat-${pos}${toAct ? ' to-act' : ''}${info.takeover ? ' takeover' : ''}${active ? '' : ' inactive'}${seat === view.seat ? ' mine' : ''}`,
-    'data-seat': seat,
-  },
-  h('div', { class: 'seat-head' },
-    h('span', { class: `dot ${ctx.connected(seat) ? 'on' : 'off'}`, title: ctx.connected(seat) ? t('online') : t('offline') }),
-    info.is_bot ? h('span', { class: 'badge bot', text: t('bot') }) : null,
-    h('span', { class: 'pname', text: ctx.name(seat) }),
-    info.takeover && !info.is_bot ? h('span', { class: 'badge takeover', 'data-role': 'takeover', text: t('takeover') }) : null,
-    title ? h('span', { class: `badge t-${title}`, text: titleName(title, view.variant) }) : null,
-    isDealer ? h('span', { class: 'chip', title: t('dealer'), text: 'D' }) : null,
-    toAct ? h('span', { class: 'turn-arrow', 'aria-label': t('your_turn'), text: '◂' }) : null),
-  h('div', { class: 'seat-stats' }, seatStats(view, seat)),
-  fan);
-}
-
-function infoStrip(view, ctx) {
-  const fam = familyOf(view.variant);
-  const items = [
-    h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
-  ];
-  if (view.trump) items.push(h('span', { class: 'trump' }, t('trump') + ': ', suitEl(view.trump)));
-  else if (view.phase === 'play' && fam !== 'king') items.push(h('span', { class: 'trump muted', text: t('no_trump') }));
-  if (fam === 'king' && view.contract) {
-    const label = view.contract === 'trump'
-      ? t('contracts.trump') : t('contracts.' + view.contract);
-    items.push(h('span', { class: 'contract' }, label));
-    if (view.chooser !== null && view.chooser !== undefined) items.push(h('span', { class: 'muted', text: ctx.name(view.chooser) }));
-  }
-  if (fam === 'thousand' && view.declarer !== null && view.declarer !== undefined) {
-    items.push(h('span', { class: 'contract', text: `${ctx.name(view.declarer)}: ${view.contract ?? view.bid}` }));
-  }
-  if (fam === 'korol' && view.round !== undefined) {
-    items.push(h('span', { class: 'round', text: view.round === 0 ? t('crowning') : t('reign_n', { n: view.round }) }));
-  }
-  return h('div', { class: 'info-strip' }, items);
-}
-
-function trickEl(cards, base, n, cls, winner, ctx) {
-  return h('div', { class: `trick ${cls} n${n}` },
-    (cards || []).map(([seat, card]) => h('div', { class: `slot slot-${position(seat, base, n)}${seat === winner ? ' winner' : ''}` },
-      cardEl(card), h('span', { class: 'slot-name', text: ctx.name(seat) }))));
-}
-
-function faceUpEl(view) {
-  if (!view.face_up || !view.face_up.length) return null;
-  const fam = familyOf(view.variant);
-  const label = fam === 'thousand' ? t('talon') : t('trump');
-  return h('div', { class: 'face-up' }, h('span', { class: 'label', text: label }),
-    h('div', { class: 'cards' }, view.face_up.map((c) => cardEl(c, { small: true }))));
-}
-
-function talonBacks(view) {
-  const n = view.talon_size;
-  if (!n || (view.face_up && view.face_up.length)) return null;
-  return h('div', { class: 'face-up' }, h('span', { class: 'label', text: t('talon') }),
-    h('div', { class: 'cards' }, Array.from({ length: n }, () => backEl({ small: true }))));
-}
-
-function numericControl(kind, list, ctx) {
-  const quick = list.slice(0, 4);
-  const rest = list.slice(quick.length);
-  const chosen = ctx.numChoice[kind] && rest.some((p) => p.raw === ctx.numChoice[kind]) ? ctx.numChoice[kind] : (rest[0] || list[0]).raw;
-  const wrap = h('div', { class: 'numeric' },
-    quick.map((p) => actButton(p.raw, ctx, 'call')));
-  if (list.length > quick.length) {
-    const select = h('select', { class: 'num-select', 'aria-label': t(kind) },
-      rest.map((p) => h('option', { value: p.raw, selected: p.raw === chosen, text: String(p.n) })));
-    const go = h('button', { class: 'btn call', type: 'button', 'data-action': chosen, disabled: ctx.busy,
-      onclick: () => ctx.act(go.dataset.action) }, actionLabel(chosen));
-    select.addEventListener('change', () => {
-      ctx.numChoice[kind] = select.value;
-      go.dataset.action = select.value;
-      go.replaceChildren(...suitedText(actionLabel(select.value)));
-    });
-    wrap.append(h('span', { class: 'more' }, select, go));
-  }
-  return wrap;
-}
-
-// A label as text nodes, with the red suits (♦ ♥) in red.
+// A label as text nodes, with the red suits (♦ ♥) marked.
 export function suitedText(text) {
-  return String(text).split(/([♦♥])/).filter(Boolean).map((part) => (part === '♦' || part === '♥'
-    ? h('span', { class: 'suit red', text: part }) : part));
-}
-
-function actButton(action, ctx, cls = '') {
-  return h('button', {
-    type: 'button', class: `btn ${cls}`, 'data-action': action, disabled: ctx.busy,
-    onclick: () => ctx.act(action),
-  }, suitedText(actionLabel(action, ctx.name)));
-}
-
-function cardChoice(card, list, ctx) {
-  // One action: do it.  Several (play or marriage; give to whom): ask.
-  if (list.length === 1) return ctx.act(list[0].raw);
-  ctx.choose(card);
-}
-
-function controlsEl(view, groups, ctx) {
-  const mine = view.seat !== null && view.seat !== undefined && (view.to_act || []).includes(view.seat);
-  const rows = [];
-  if (!mine) {
-    const waiting = (view.to_act || []).map((s) => ctx.name(s)).join(', ');
-    rows.push(h('div', { class: 'prompt muted', text: view.phase === 'match_over' ? t('match_over') : t('waiting_for', { names: waiting }) }));
-    return h('div', { class: 'controls', 'data-mine': 'false' }, rows);
-  }
-  rows.push(h('div', { class: 'prompt mine', text: `${t('your_turn')}: ${t('prompts.' + view.phase)}` }));
-  if (ctx.chooser && groups.byCard.has(ctx.chooser)) {
-    rows.push(h('div', { class: 'chooser' },
-      cardEl(ctx.chooser, { small: true }),
-      groups.byCard.get(ctx.chooser).map((p) => actButton(p.raw, ctx, p.kind === 'marriage' ? 'marriage' : 'primary')),
-      h('button', { type: 'button', class: 'btn ghost', onclick: () => ctx.choose(null), text: t('cancel') })));
-  }
-  // Card actions on cards that are not in your hand (a shown talon, the Peasant's shown hand).
-  const hand = new Set(view.hand || []);
-  const outside = [...groups.byCard.keys()].filter((c) => !hand.has(c));
-  if (outside.length) {
-    rows.push(h('div', { class: 'outside-cards' }, outside.map((c) => {
-      const list = groups.byCard.get(c);
-      const el = cardEl(c, { extraClass: 'playable' });
-      el.dataset.actions = list.map((p) => p.raw).join(' ');
-      el.tabIndex = 0;
-      el.title = list.map((p) => actionLabel(p, ctx.name)).join(' / ');
-      el.addEventListener('click', () => { if (!ctx.busy) cardChoice(c, list, ctx); });
-      return el;
-    })));
-  }
-  for (const [kind, list] of groups.numeric) rows.push(numericControl(kind, list, ctx));
-  if (groups.buttons.length) {
-    rows.push(h('div', { class: 'buttons' }, groups.buttons.map((p) =>
-      actButton(p.raw, ctx, ['throw', 'refuse', 'strike'].includes(p.kind) ? 'danger' : (p.kind === 'pass' ? 'pass' : 'primary')))));
-  }
-  return h('div', { class: 'controls', 'data-mine': 'true' }, rows);
-}
-
-function handEl(view, groups, ctx) {
-  const mine = (view.to_act || []).includes(view.seat);
-  const anyCardAction = groups.byCard.size > 0;
-  const cards = (view.hand || []).map((c) => {
-    const list = groups.byCard.get(c) || [];
-    const playable = mine && list.length > 0;
-    const el = cardEl(c, { extraClass: playable ? 'playable' : (mine && anyCardAction ? 'dimmed' : '') });
-    if (playable) {
-      el.dataset.actions = list.map((p) => p.raw).join(' ');
-      el.tabIndex = 0;
-      el.setAttribute('role', 'button');
-      el.title = list.map((p) => actionLabel(p, ctx.name)).join(' / ');
-      el.addEventListener('click', () => { if (!ctx.busy) cardChoice(c, list, ctx); });
-      el.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); el.click(); } });
-      if (ctx.chooser === c) el.classList.add('chosen');
-    } else if (mine && anyCardAction) {
-      el.setAttribute('aria-disabled', 'true');
-    }
-    return el;
+  return String(text).split(/([♠♣♦♥])/).filter(Boolean).map((part) => {
+    const suit = { '♠': 'S', '♣': 'C', '♦': 'D', '♥': 'H' }[part];
+    return suit ? h('span', { class: `suit s-${suit}${'DH'.includes(suit) ? ' red' : ''}`, text: part }) : part;
   });
-  return h('div', { class: `hand${cards.length > 12 ? ' many' : ''}`, 'data-count': cards.length }, cards);
 }
 
-function logEl(view, ctx) {
-  const entries = (view.log || []).slice(-4);
-  if (!entries.length) return null;
-  return h('ol', { class: 'deal-log' }, entries.map(([seat, a]) => h('li', null,
-    seat === null ? null : h('b', { text: ctx.name(seat) + ': ' }),
-    h('span', null, suitedText(actionLabel(a, ctx.name))))));
+const isSeat = (x) => x !== null && x !== undefined;
+const mineToAct = (view) => !!view && isSeat(view.seat) && (view.to_act || []).includes(view.seat);
+const sameTrick = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
+
+// --- the trick ------------------------------------------------------------------------
+
+class TrickView {
+  constructor(table) {
+    this.table = table;
+    this.el = h('div', { class: 'trick-area' });
+    this.box = h('div', { class: 'trick current' });
+    this.caption = h('div', { class: 'trick-caption', 'data-role': 'trick-caption' });
+    this.el.append(this.box, this.caption);
+    this.slots = new Map();  // "seat:card" -> slot element
+    this.hold = null;        // {timer, trick} while a finished trick is held
+    this.mode = 'current';
+  }
+
+  clearHold() {
+    if (!this.hold) return;
+    clearTimeout(this.hold.timer);
+    this.hold = null;
+  }
+
+  // Draw `cards` ([[seat, card]]), keeping the slots already there (no re-animation).
+  draw(cards, mode, { winner = null, animate = true } = {}) {
+    const { base, n } = this.table.geometry();
+    const keep = new Set();
+    for (const [seat, card] of cards || []) {
+      const key = `${seat}:${card}`;
+      keep.add(key);
+      let slot = this.slots.get(key);
+      if (!slot) {
+        const pos = position(seat, base, n);
+        slot = h('div', { class: `slot slot-${pos}`, 'data-seat': seat },
+          cardEl(card), h('span', { class: 'slot-name', text: this.table.ctx.name(seat) }));
+        if (animate && seat !== this.table.view.seat) {
+          slot.classList.add('arrive', `from-${pos}`);
+          playSound('card');
+        }
+        this.slots.set(key, slot);
+        this.box.append(slot);
+      }
+      slot.classList.toggle('winner', seat === winner);
+    }
+    for (const [key, slot] of this.slots) {
+      if (!keep.has(key)) { slot.remove(); this.slots.delete(key); }
+    }
+    this.mode = mode;
+    this.box.className = `trick ${mode} n${n}`;
+    this.box.dataset.role = mode;
+  }
+
+  setCaption(text) {
+    this.caption.textContent = text || '';
+    this.caption.hidden = !text;
+  }
+
+  update(view, prev, showLast) {
+    const completed = prev && view.last_trick && view.last_trick.cards && !sameTrick(prev.last_trick, view.last_trick);
+    const trick = view.trick || [];
+    if (completed && !trick.length && !showLast) {
+      // A trick just finished: hold it with "<name> takes", then sweep it to the winner.
+      this.clearHold();
+      playSound('trick');
+      const lt = view.last_trick;
+      this.draw(lt.cards, 'held', { winner: lt.winner });
+      const name = this.table.ctx.name(lt.winner);
+      this.setCaption(lt.winner === view.seat ? t('you_take') : t('takes', { name }));
+      this.hold = { trick: lt, timer: setTimeout(() => this.sweep(lt.winner), HOLD_MS) };
+      return;
+    }
+    if (this.hold && !trick.length && !showLast && !completed) return;  // still holding
+    this.clearHold();
+    if (showLast && view.last_trick) {
+      this.draw(view.last_trick.cards, 'last', { winner: view.last_trick.winner, animate: false });
+      this.setCaption(t('trick_won_by', { name: this.table.ctx.name(view.last_trick.winner) }));
+      return;
+    }
+    this.box.classList.remove('sweep');
+    this.draw(trick, 'current', { animate: !!prev });
+    this.setCaption('');
+  }
+
+  sweep(winner) {
+    const { base, n } = this.table.geometry();
+    this.box.classList.add('sweep', `to-${position(winner, base, n)}`);
+    this.hold.timer = setTimeout(() => {
+      this.hold = null;
+      this.box.classList.remove('sweep', 'to-left', 'to-right', 'to-top', 'to-bottom');
+      this.draw(this.table.view.trick || [], 'current', { animate: false });
+      this.setCaption('');
+    }, SWEEP_MS);
+  }
+
+  destroy() { this.clearHold(); }
 }
 
-function lastDealEl(view, ctx) {
-  if (!view.last_deal || !view.last_deal.scores) return null;
-  const n = view.last_deal.scores.length;
-  return h('div', { class: 'last-deal' }, h('span', { class: 'label', text: `${t('last_deal')} (${view.last_deal.deal}):` }),
-    Array.from({ length: n }, (_, s) => h('span', { class: 'ld', text: `${ctx.name(s)} ${view.last_deal.scores[s] > 0 ? '+' : ''}${view.last_deal.scores[s]}` })));
-}
+// --- the table ------------------------------------------------------------------------
 
-export function tableEl(view, ctx) {
-  const n = view.seats || (view.hand_sizes || []).length;
-  const base = view.seat ?? 0;
-  const groups = groupLegal(view.legal);
-  const others = [];
-  for (let s = 0; s < n; s++) if (s !== base) others.push(seatBox(view, s, ctx, position(s, base, n)));
-  const showLast = ctx.showLast && view.last_trick;
-  const center = h('div', { class: 'center' },
-    infoStrip(view, ctx),
-    showLast || view.phase === 'play' || (view.trick && view.trick.length)
-      ? h('div', { class: 'trick-area' },
-        showLast
-          ? trickEl(view.last_trick.cards, base, n, 'last', view.last_trick.winner, ctx)
-          : trickEl(view.trick, base, n, 'current', null, ctx))
-      : null,
-    h('div', { class: 'center-row' },
-      faceUpEl(view), talonBacks(view),
-      view.last_trick ? h('button', { type: 'button', class: `btn ghost small${showLast ? ' on' : ''}`, 'data-role': 'last-trick',
-        onclick: () => ctx.toggleLast() }, showLast ? t('hide') : t('last_trick')) : null),
-    showLast && view.last_trick.winner !== undefined
-      ? h('div', { class: 'muted small', text: t('trick_won_by', { name: ctx.name(view.last_trick.winner) }) }) : null,
-    lastDealEl(view, ctx),
-    logEl(view, ctx));
-  const meBox = view.seat === null || view.seat === undefined
-    ? h('div', { class: 'me spectator' }, seatBox(view, 0, ctx, 'bottom'), h('p', { class: 'muted', text: t('spectating') }))
-    : h('div', { class: 'me' }, seatBox(view, view.seat, ctx, 'bottom'), controlsEl(view, groups, ctx), handEl(view, groups, ctx));
-  const mine = view.seat !== null && (view.to_act || []).includes(view.seat);
-  return h('div', {
-    class: `felt seats-${n}${mine ? ' my-turn' : ''}`, 'data-phase': view.phase, 'data-my-turn': mine ? 'true' : 'false',
-    'data-variant': view.variant, 'data-deal': view.deal, 'data-version': ctx.version ?? '',
-    'data-busy': ctx.busy ? 'true' : 'false',
-  }, h('div', { class: 'opponents' }, others), center, meBox);
-}
+export class Table {
+  // ctx: name(seat), seatInfo(seat), connected(seat), request(action), choose(card), cancel(),
+  //      confirmYes(), toggleLast(), toggleHelp(), dismissSummary(), back(), takeover(seat),
+  //      rematch(), isHost(), historyHref(), family()
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.view = null;
+    this.n = 0;
+    this.el = h('div', { class: 'felt' });
+    this.countdownTimer = setInterval(() => this.tickCountdown(), 250);
+  }
 
-export function sideScoresEl(view, names) {
-  const fam = familyOf(view.variant);
-  return scoresEl(fam, view.variant, { scoresheet: view.scoresheet, role_table: view.role_table }, names,
-    fam === 'korol' ? view.tallies : null);
-}
+  geometry() {
+    return { base: this.view && isSeat(this.view.seat) ? this.view.seat : 0, n: this.n };
+  }
 
+  build(n) {
+    this.n = n;
+    this.seatRegions = [];
+    this.opponents = h('div', { class: 'opponents' });
+    const base = this.geometry().base;
+    for (let s = 0; s < n; s++) {
+      const r = new Region(h('div', { class: `seat-slot seat-slot-${position(s, base, n)}` }));
+      this.seatRegions[s] = r;
+      if (s !== base) this.opponents.append(r.el);
+    }
+    this.info = new Region(h('div', { class: 'info-row' }));
+    this.banners = new Region(h('div', { class: 'banners' }));
+    this.summary = new Region(h('div', { class: 'summary-box' }));
+    this.help = new Region(h('div', { class: 'help-box' }));
+    this.trick = new TrickView(this);
+    this.centerRow = new Region(h('div', { class: 'center-row' }));
+    this.log = new Region(h('div', { class: 'log-box' }));
+    this.controls = new Region(h('div', { class: 'controls' }));
+    this.hand = new Region(h('div', { class: 'hand-box' }));
+    this.center = h('div', { class: 'center' }, this.info.el, this.banners.el, this.help.el,
+      h('div', { class: 'mid' }, this.trick.el, this.summary.el), this.centerRow.el, this.log.el);
+    this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.controls.el, this.hand.el);
+    this.el.replaceChildren(this.opponents, this.center, this.me);
+    this.builtFor = `${n}:${base}`;
+  }
+
+  render(state) {
+    const view = state.view;
+    if (!view) return;
+    const prev = this.view;
+    const n = view.seats || (view.hand_sizes || []).length;
+    const base = isSeat(view.seat) ? view.seat : 0;
+    this.view = view;
+    if (this.builtFor !== `${n}:${base}`) this.build(n);
+    const fam = this.ctx.family();
+    const lang = state.lang;
+    const groups = groupLegal(view.legal);
+    const mine = mineToAct(view);
+    const names = Array.from({ length: n }, (_, s) => this.ctx.name(s));
+    const seatsInfo = Array.from({ length: n }, (_, s) => this.ctx.seatInfo(s));
+    const timer = state.timer && isSeat(state.timer.seat) ? state.timer : null;
+    Object.assign(this.el.dataset, {
+      phase: view.phase, myTurn: mine ? 'true' : 'false', variant: view.variant, deal: view.deal,
+      version: state.version ?? '', busy: state.busy ? 'true' : 'false', family: fam.name,
+    });
+    this.el.className = `felt seats-${n}${mine ? ' my-turn' : ''}${isSeat(view.seat) ? '' : ' spectating'}`;
+
+    for (let s = 0; s < n; s++) {
+      const pos = position(s, base, n);
+      const key = JSON.stringify([lang, names[s], seatsInfo[s], (view.hand_sizes || [])[s], (view.to_act || []).includes(s),
+        view.dealer, view.active, view.titles, fam.seatStats(view, s).map((x) => x.textContent),
+        timer && timer.seat === s ? [timer.deadline, timer.total] : null]);
+      this.seatRegions[s].render(key, () => this.seatBox(view, s, pos, fam, timer));
+    }
+    this.info.render(JSON.stringify([lang, view.deal, view.phase, view.trump, view.contract, view.bid, view.declarer,
+      view.chooser, view.round, names, state.help]), () => this.infoStrip(view, fam, state));
+    this.help.render(JSON.stringify([lang, state.help, view.phase]), () => this.helpBox(view, fam, state));
+    this.banners.render(JSON.stringify([lang, names, seatsInfo, view.phase, view.seat, this.ctx.isHost()]),
+      () => this.bannersEl(view, seatsInfo));
+    const over = view.phase === 'match_over';
+    this.summary.render(JSON.stringify([lang, names, state.summaryDeal, over && view.result, state.summaryDeal && view.scoresheet && view.scoresheet.length]),
+      () => [over ? this.standingsEl(view) : null, this.summaryEl(view, fam, state.summaryDeal)]);
+    if (!prev || prev !== view || this.lastShowLast !== state.showLast) this.trick.update(view, prev, state.showLast);
+    this.lastShowLast = state.showLast;
+    this.trick.el.hidden = over && !(view.trick || []).length && !state.showLast && !this.trick.hold;
+    this.centerRow.render(JSON.stringify([lang, view.face_up, view.talon_size, !!view.last_trick, state.showLast]),
+      () => this.centerRowEl(view, fam, state));
+    this.log.render(JSON.stringify([lang, names, (view.log || []).slice(-3)]), () => this.logEl(view));
+    if (!isSeat(view.seat)) {
+      this.controls.render(JSON.stringify([lang, names, view.to_act, view.phase, 'spectator']),
+        () => [this.promptEl(view, groups, false), h('p', { class: 'muted spectating-note', text: t('spectating') })]);
+      this.hand.render('spectator', () => null);
+      this.me.classList.add('spectator');
+      return;
+    }
+    this.me.classList.remove('spectator');
+    this.controls.render(JSON.stringify([lang, names, view.legal, view.confirm, view.to_act, view.phase, state.busy,
+      state.chooser, state.confirm, view.hand, view.seat]), () => this.controlsEl(view, groups, state));
+    this.hand.render(JSON.stringify([lang, view.hand, view.legal, view.to_act, state.busy, state.chooser]),
+      () => this.handEl(view, groups, state));
+  }
+
+  tickCountdown() {
+    const el = this.el.querySelector('[data-role=countdown]');
+    if (!el) return;
+    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+    const text = t('seconds_left', { s: left });
+    if (el.textContent !== text) el.textContent = text;
+    el.dataset.left = String(left);
+  }
+
+  seatBox(view, seat, pos, fam, timer) {
+    const ctx = this.ctx;
+    const toAct = (view.to_act || []).includes(seat);
+    const active = !view.active || view.active.includes(seat);
+    const title = view.titles && view.titles[seat];
+    const count = (view.hand_sizes || [])[seat] ?? 0;
+    const info = ctx.seatInfo(seat) || {};
+    const connected = !!info.connected || info.is_bot;
+    const fan = pos === 'bottom' ? null : h('div', { class: 'fan' },
+      Array.from({ length: Math.min(count, 8) }, () => backEl({ small: true })),
+      h('span', { class: 'count', text: String(count) }));
+    const clock = timer && timer.seat === seat
+      ? h('span', { class: 'countdown', 'data-role': 'countdown', 'data-deadline': timer.deadline, text: '' }) : null;
+    const el = h('div', {
+      class: `seat seat-${pos}${toAct ? ' to-act' : ''}${info.takeover ? ' takeover' : ''}${active ? '' : ' inactive'}${seat === view.seat ? ' mine' : ''}`,
+      'data-seat': seat,
+    },
+    h('div', { class: 'seat-head' },
+      h('span', { class: `dot ${connected ? 'on' : 'off'}`, title: connected ? t('online') : t('offline') }),
+      info.is_bot ? h('span', { class: 'badge bot', text: t('bot') }) : null,
+      h('span', { class: 'pname', text: ctx.name(seat), title: ctx.name(seat) }),
+      isSeat(view.dealer) && view.dealer === seat ? h('span', { class: 'chip', title: t('dealer'), text: 'D' }) : null,
+      clock),
+    h('div', { class: 'seat-stats' },
+      info.takeover && !info.is_bot ? h('span', { class: 'badge takeover', 'data-role': 'takeover', text: t('takeover') }) : null,
+      title ? h('span', { class: `badge t-${title}`, text: titleName(title, view.variant) }) : null,
+      fam.seatStats(view, seat)),
+    fan);
+    if (clock) queueMicrotask(() => this.tickCountdown());
+    return el;
+  }
+
+  infoStrip(view, fam, state) {
+    const hasHelp = typeof t(`rules.${fam.name}.${view.phase}`) === 'string' && t(`rules.${fam.name}.${view.phase}`) !== view.phase;
+    return h('div', { class: 'info-strip' },
+      h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
+      fam.infoItems(view, this.ctx),
+      hasHelp ? h('button', { type: 'button', class: `help-btn${state.help ? ' on' : ''}`, 'data-role': 'help', title: t('help'),
+        'aria-label': t('help'), 'aria-expanded': state.help ? 'true' : 'false', onclick: () => this.ctx.toggleHelp() }, '?') : null);
+  }
+
+  helpBox(view, fam, state) {
+    if (!state.help) return null;
+    const text = t(`rules.${fam.name}.${view.phase}`);
+    if (typeof text !== 'string' || text === view.phase) return null;
+    return h('div', { class: 'help', 'data-role': 'help-text' },
+      h('p', { text }),
+      h('button', { type: 'button', class: 'btn small ghost', onclick: () => this.ctx.toggleHelp(), text: t('close') }));
+  }
+
+  bannersEl(view, seatsInfo) {
+    if (view.phase === 'match_over') return null;
+    const out = [];
+    seatsInfo.forEach((info, seat) => {
+      if (!info || info.is_bot || info.player === null || info.player === undefined) return;
+      if (seat === view.seat) {
+        if (info.takeover) {
+          out.push(h('div', { class: 'banner-line me-bot', 'data-role': 'bot-plays-you' }, t('bot_plays_you'), ' ',
+            h('button', { type: 'button', class: 'btn small primary', 'data-role': 'im-back', onclick: () => this.ctx.back(), text: t('im_back') })));
+        }
+        return;
+      }
+      if (!info.connected) {
+        out.push(h('div', { class: 'banner-line', 'data-role': 'disconnected', 'data-seat': seat },
+          h('span', { text: info.takeover ? `${t('lost_conn', { name: this.ctx.name(seat) })} · ${t('bot_plays_for', { name: this.ctx.name(seat) })}`
+            : t('lost_conn', { name: this.ctx.name(seat) }) }),
+          this.ctx.isHost() && !info.takeover
+            ? h('button', { type: 'button', class: 'btn small', 'data-role': 'bot-now', 'data-seat': seat,
+              onclick: () => this.ctx.takeover(seat), text: t('bot_now') }) : null));
+      }
+    });
+    return out;
+  }
+
+  summaryEl(view, fam, deal) {
+    if (!deal) return null;
+    const body = fam.summary(view, deal, this.ctx);
+    if (!body) return null;
+    return h('section', { class: 'summary', 'data-role': 'deal-summary', 'data-deal': deal },
+      h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) }),
+        h('button', { type: 'button', class: 'btn small', 'data-role': 'dismiss-summary', onclick: () => this.ctx.dismissSummary(),
+          text: t('dismiss') })),
+      body);
+  }
+
+  standingsEl(view) {
+    const result = view.result || {};
+    const totals = result.totals || view.totals || [];
+    const order = totals.map((v, s) => s).sort((a, b) => totals[b] - totals[a]);
+    const winners = (result.winners || []).map((s) => this.ctx.name(s)).join(', ');
+    const href = this.ctx.historyHref();
+    return h('section', { class: 'standings', 'data-role': 'match-over' },
+      h('h2', { text: t('standings') }),
+      h('p', { class: 'winners', text: t('winner_is', { names: winners }) }),
+      h('ol', { class: 'standings-list' }, order.map((s) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
+        h('span', { class: 'pname', text: this.ctx.name(s) }), h('b', { text: String(totals[s]) })))),
+      h('div', { class: 'standings-actions' },
+        this.ctx.isHost() ? h('button', { type: 'button', class: 'btn primary', 'data-role': 'standings-rematch',
+          onclick: () => this.ctx.rematch(), text: t('rematch') }) : null,
+        href ? h('a', { class: 'btn ghost', href, target: '_blank', rel: 'noopener', 'data-role': 'history-link', text: t('open_history') }) : null));
+  }
+
+  centerRowEl(view, fam, state) {
+    const parts = [];
+    if (view.face_up && view.face_up.length) {
+      parts.push(h('div', { class: 'face-up' }, h('span', { class: 'label', text: fam.faceUpLabel(view) }),
+        h('div', { class: 'cards' }, view.face_up.map((c) => cardEl(c, { small: true })))));
+    } else if (view.talon_size) {
+      parts.push(h('div', { class: 'face-up' }, h('span', { class: 'label', text: t('talon') }),
+        h('div', { class: 'cards' }, Array.from({ length: view.talon_size }, () => backEl({ small: true })))));
+    }
+    if (view.last_trick) {
+      parts.push(h('button', { type: 'button', class: `btn ghost small${state.showLast ? ' on' : ''}`, 'data-role': 'last-trick',
+        onclick: () => this.ctx.toggleLast() }, state.showLast ? t('hide') : t('last_trick')));
+    }
+    return parts;
+  }
+
+  logEl(view) {
+    const entries = (view.log || []).slice(-3);
+    if (!entries.length) return null;
+    return h('ol', { class: 'deal-log' }, entries.map(([seat, a]) => h('li', null,
+      isSeat(seat) ? h('b', { text: this.ctx.name(seat) + ': ' }) : null,
+      h('span', null, suitedText(actionLabel(a, this.ctx.name))))));
+  }
+
+  // What to do, in words: from the kinds of action on offer (mine), or the phase (others).
+  promptEl(view, groups, mine) {
+    if (view.phase === 'match_over') return h('div', { class: 'prompt muted', 'data-role': 'prompt', text: t('match_over') });
+    if (!mine) {
+      const who = (view.to_act || []).map((s) => this.ctx.name(s)).join(', ');
+      const text = typeof t('wait.' + view.phase) === 'string' && t('wait.' + view.phase) !== view.phase
+        ? t('wait.' + view.phase, { name: who }) : t('wait.other', { name: who });
+      return h('div', { class: 'prompt muted', 'data-role': 'prompt', text });
+    }
+    const kinds = new Set([...groups.byCard.values()].flat().map((p) => p.kind).concat(groups.buttons.map((p) => p.kind)));
+    const min = (kind) => (groups.numeric.get(kind) || [])[0];
+    let text;
+    if (kinds.has('give')) text = view.phase === 'talon' ? t('do.give') : view.phase === 'tribute' ? t('do.tribute') : t('do.pool');
+    else if (min('contract')) text = t('do.contract', { n: min('contract').n });
+    else if (min('bid')) text = t('do.bid', { n: min('bid').n });
+    else if (kinds.has('take_pair')) text = t('do.take_pair');
+    else if (kinds.has('discard')) text = t('do.discard');
+    else if (kinds.has('swap')) text = t('do.swap');
+    else if (kinds.has('take')) text = t('do.take');
+    else if (kinds.has('trump')) text = t('do.trump');
+    else if (kinds.has('order') || kinds.has('order_trump')) text = t('do.order');
+    else if (kinds.has('spare')) text = t('do.spare');
+    else if (kinds.has('strike') || kinds.has('accept')) text = t('do.strike');
+    else if (kinds.has('play') || kinds.has('marriage')) text = t('do.play');
+    else if (kinds.has('throw')) text = t('do.throw');
+    else text = t('do.other');
+    return h('div', { class: 'prompt mine', 'data-role': 'prompt', text });
+  }
+
+  button(action, state, cls = '') {
+    return h('button', {
+      type: 'button', class: `btn ${cls}`, 'data-action': action, disabled: state.busy,
+      onclick: () => this.ctx.request(action),
+    }, suitedText(actionLabel(action, this.ctx.name)));
+  }
+
+  numericControl(kind, list, state) {
+    const quick = list.slice(0, 4);
+    const rest = list.slice(quick.length);
+    const wrap = h('div', { class: 'numeric' }, quick.map((p) => this.button(p.raw, state, 'call')));
+    if (rest.length) {
+      const chosen = this.numChoice && rest.some((p) => p.raw === this.numChoice) ? this.numChoice : rest[0].raw;
+      const select = h('select', { class: 'num-select', 'aria-label': t(kind) },
+        rest.map((p) => h('option', { value: p.raw, selected: p.raw === chosen, text: String(p.n) })));
+      const go = h('button', { class: 'btn call', type: 'button', 'data-action': chosen, disabled: state.busy,
+        onclick: () => this.ctx.request(go.dataset.action) }, suitedText(actionLabel(chosen)));
+      select.addEventListener('change', () => {
+        this.numChoice = select.value;
+        go.dataset.action = select.value;
+        go.replaceChildren(...suitedText(actionLabel(select.value)));
+      });
+      wrap.append(h('span', { class: 'more' }, select, go));
+    }
+    return wrap;
+  }
+
+  // The opponents of a give chooser always in seat order, starting at your left.
+  chooserList(view, list) {
+    const n = this.n;
+    const me = isSeat(view.seat) ? view.seat : 0;
+    return [...list].sort((a, b) => {
+      if (a.to === null || b.to === null) return 0;
+      return ((a.to - me + n) % n) - ((b.to - me + n) % n);
+    });
+  }
+
+  controlsEl(view, groups, state) {
+    const mine = mineToAct(view);
+    const rows = [this.promptEl(view, groups, mine)];
+    if (!mine) return rows;
+    if (state.confirm && (view.legal || []).includes(state.confirm)) {
+      rows.push(h('div', { class: 'confirm', 'data-role': 'confirm', role: 'alertdialog' },
+        h('span', { class: 'confirm-q' }, suitedText(t('confirm_q', { action: actionLabel(state.confirm, this.ctx.name) }))),
+        h('button', { type: 'button', class: 'btn danger', 'data-role': 'confirm-yes', 'data-confirm': state.confirm,
+          disabled: state.busy, onclick: () => this.ctx.confirmYes(), text: t('yes') }),
+        h('button', { type: 'button', class: 'btn ghost', 'data-role': 'confirm-no', onclick: () => this.ctx.cancel(), text: t('no') })));
+      return rows;
+    }
+    if (state.chooser && groups.byCard.has(state.chooser)) {
+      rows.push(h('div', { class: 'chooser', 'data-role': 'chooser' },
+        cardEl(state.chooser, { small: true }),
+        this.chooserList(view, groups.byCard.get(state.chooser)).map((p) => this.button(p.raw, state, p.kind === 'marriage' ? 'marriage' : 'primary')),
+        h('button', { type: 'button', class: 'btn ghost', onclick: () => this.ctx.choose(null), text: t('cancel') })));
+    }
+    // Card actions on cards that are not in your hand (a shown talon, the Peasant's shown hand).
+    const hand = new Set(view.hand || []);
+    const outside = [...groups.byCard.keys()].filter((c) => !hand.has(c));
+    if (outside.length) rows.push(h('div', { class: 'outside-cards' }, outside.map((c) => this.playableCard(c, groups.byCard.get(c), state))));
+    for (const [kind, list] of groups.numeric) rows.push(this.numericControl(kind, list, state));
+    if (groups.buttons.length) {
+      const risky = new Set(view.confirm || []);
+      rows.push(h('div', { class: 'buttons' }, groups.buttons.map((p) =>
+        this.button(p.raw, state, risky.has(p.raw) ? 'danger' : (p.kind === 'pass' ? 'pass' : 'primary')))));
+    }
+    return rows;
+  }
+
+  playableCard(card, list, state) {
+    const el = cardEl(card, { extraClass: 'playable' });
+    el.dataset.actions = list.map((p) => p.raw).join(' ');
+    el.tabIndex = 0;
+    el.setAttribute('role', 'button');
+    el.title = list.map((p) => actionLabel(p, this.ctx.name)).join(' / ');
+    el.addEventListener('click', () => {
+      if (state.busy) return;
+      if (list.length === 1) this.ctx.request(list[0].raw);  // one action: do it; several: ask
+      else this.ctx.choose(card);
+    });
+    el.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); el.click(); } });
+    if (state.chooser === card) el.classList.add('chosen');
+    return el;
+  }
+
+  handEl(view, groups, state) {
+    const mine = mineToAct(view);
+    const anyCardAction = groups.byCard.size > 0;
+    const cards = (view.hand || []).map((c) => {
+      const list = groups.byCard.get(c) || [];
+      if (mine && list.length) return this.playableCard(c, list, state);
+      const el = cardEl(c, { extraClass: mine && anyCardAction ? 'dimmed' : '' });
+      if (mine && anyCardAction) el.setAttribute('aria-disabled', 'true');
+      return el;
+    });
+    return h('div', { class: 'hand', 'data-count': cards.length, style: `--n: ${Math.max(cards.length, 1)}` }, cards);
+  }
+
+  destroy() {
+    clearInterval(this.countdownTimer);
+    if (this.trick) this.trick.destroy();
+  }
+}

@@ -130,7 +130,8 @@ def test_room_codes_are_short_case_insensitive_and_old_codes_work(client, kozyr)
     old = "aB3_k9-Xq2Zw"
     with kozyr.db.write() as s:
         s.get(m.Room, kozyr_room_id(kozyr, code)).code = old
-    kozyr.codes.clear()
+    kozyr.rooms.codes.clear()
+    kozyr.rooms.snapshots.clear()
     assert client.get(f"/api/rooms/{old}").json()["code"] == old
     assert client.get(f"/api/rooms/{old.upper()}").status_code == 404
 
@@ -185,5 +186,5 @@ def test_guessing_room_codes_is_rate_limited_per_address(strict_client):
         assert err["type"] == "error" and err["code"] == "rate_limited"
     # ... while other addresses are not affected.
     kozyr = c.app.state.kozyr
-    assert "testclient" in kozyr.code_guard.misses and "10.0.0.9" not in kozyr.code_guard.misses
-    kozyr.code_guard.check("10.0.0.9")
+    assert "testclient" in kozyr.rooms.code_guard.misses and "10.0.0.9" not in kozyr.rooms.code_guard.misses
+    kozyr.rooms.code_guard.check("10.0.0.9")

@@ -31,7 +31,7 @@ def make_matches(db: Database, n: int) -> list[str]:
         for _ in range(n):
             room = store.create_room(s, host, "thousand-1001", {}, 2, 0)
             guest, _ = store.create_player(s, "guest")
-            store.take_seat(s, room, 1, guest)
+            store.take_seat(s, room, 1, guest.id)
             ids.append(store.create_match(s, room, seed=1).id)
     return ids
 

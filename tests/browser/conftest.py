@@ -22,6 +22,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DESKTOP = {"width": 1280, "height": 800}
+LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -98,6 +99,7 @@ def new_page(browser):
     def make(viewport=None, lang="en"):
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=lang,
                                   device_scale_factor=2 if viewport == PHONE else 1)
+        ctx.add_init_script(f"localStorage.getItem('kozyr.lang') || localStorage.setItem('kozyr.lang', '{lang}')")
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()

@@ -196,41 +196,129 @@ def finish_match(base: str, code: str, tokens: list[str]) -> str:
     return drive(base, code, tokens, lambda views: None)[0]
 
 
+class WsTable:
+    """Every seat of a room's running match connected over the websocket (the protocol, not
+    the browser): views per seat, and actions sent with their version."""
+
+    def __init__(self, base: str, code: str, tokens: list[str]) -> None:
+        self.seats = len(tokens)
+        ws_url = base.replace("http", "ws") + f"/api/rooms/{code}/ws"
+        self.stack = ExitStack()
+        self.socks = [self.stack.enter_context(connect(f"{ws_url}?token={tok}")) for tok in tokens]
+        self.views: list[dict | None] = [None] * self.seats
+        self.other: list[dict] = []  # messages other than views (timer, presence ...)
+        for i in range(self.seats):
+            self.read_until_view(i)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        self.stack.close()
+
+    def read_until_view(self, i: int) -> None:
+        while True:
+            msg = json.loads(self.socks[i].recv(timeout=10))
+            assert msg["type"] != "error", f"seat {i}: {msg}"  # e.g. rate_limited: fail at once, not after 10 s
+            if msg["type"] == "view":
+                self.views[i] = msg
+                return
+            self.other.append(msg)
+
+    @property
+    def view(self) -> dict:
+        return self.views[0]["view"]
+
+    def act(self, seat: int, action: str) -> None:
+        """Send one action and read every seat's next view."""
+        self.socks[seat].send(json.dumps({"type": "action", "client_id": f"c{random.random()}",
+                                          "action": action, "version": self.views[seat]["version"]}))
+        for i in range(self.seats):
+            self.read_until_view(i)
+
+    def run(self, stop, rng: random.Random, choose=None, limit: int = 5000) -> int | None:
+        """Random legal actions (or choose(view, legal) when it names one) until stop(views)
+        names a seat; None when the match ends first."""
+        for _ in range(limit):
+            found = stop(self.views)
+            if found is not None:
+                return found
+            if self.view["phase"] == "match_over":
+                return None
+            seat = self.view["to_act"][0]
+            legal = self.views[seat]["view"]["legal"]
+            pick = choose(self.views[seat]["view"], legal) if choose else None
+            self.act(seat, pick or rng.choice(legal))
+        raise AssertionError("the match did not reach the state")
+
+
 def drive(base: str, code: str, tokens: list[str], stop, seed: int = 7) -> tuple[str, int | None, dict]:
     """Random legal actions over the websocket until stop(views) names a seat (or the match
     ends); returns (match id, that seat, its last view message)."""
-    seats = len(tokens)
-    ws_url = base.replace("http", "ws") + f"/api/rooms/{code}/ws"
-    stack = ExitStack()
-    socks = [stack.enter_context(connect(f"{ws_url}?token={tok}")) for tok in tokens]
-    rng = random.Random(seed)
-    views: list[dict | None] = [None] * seats
+    with WsTable(base, code, tokens) as table:
+        found = table.run(stop, random.Random(seed))
+        if found is None:
+            assert table.view["phase"] == "match_over"
+            return table.views[0]["match"], None, table.views[0]
+        return table.views[0]["match"], found, table.views[found]
 
-    def read_until_view(i: int) -> None:
-        while True:
-            msg = json.loads(socks[i].recv(timeout=10))
-            assert msg["type"] != "error", f"seat {i}: {msg}"  # e.g. rate_limited: fail at once, not after 10 s
-            if msg["type"] == "view":
-                views[i] = msg
-                return
 
-    try:
-        for i in range(seats):
-            read_until_view(i)
-        for _ in range(5000):
-            view = views[0]["view"]
-            found = stop(views)
-            if found is not None:
-                return views[0]["match"], found, views[found]
-            if view["phase"] == "match_over":
-                break
-            seat = view["to_act"][0]
-            legal = views[seat]["view"]["legal"]
-            socks[seat].send(json.dumps({"type": "action", "client_id": f"c{rng.random()}",
-                                         "action": rng.choice(legal), "version": views[seat]["version"]}))
-            for i in range(seats):
-                read_until_view(i)
-        assert views[0]["view"]["phase"] == "match_over"
-    finally:
-        stack.close()
-    return views[0]["match"], None, views[0]
+def long_name(stem: str, length: int = 40) -> str:
+    """A name of exactly `length` characters (the longest the server allows)."""
+    return (stem + " " + "Константинопольская-Wierzbicka-" * 3)[:length]
+
+
+def new_room(base: str, variant: str, names: list[str], options: dict | None = None,
+             bots: dict[int, str] | None = None, takeover: int | None = None) -> tuple[str, list[dict]]:
+    """A room with people in the first seats, bots (seat -> level) in the others, started."""
+    seats = len(names) + len(bots or {})
+    players = [call(base, "POST", "/api/players", body={"name": n}) for n in names]
+    body = {"variant": variant, "seats": seats, "options": options}
+    if takeover is not None:
+        body["takeover_seconds"] = takeover
+    room = call(base, "POST", "/api/rooms", players[0]["token"], body)
+    code = room["code"]
+    for n, p in enumerate(players[1:], start=1):
+        call(base, "POST", f"/api/rooms/{code}/seats/{n}", p["token"])
+    for seat, level in (bots or {}).items():
+        call(base, "POST", f"/api/rooms/{code}/seats/{seat}/bot", players[0]["token"], {"level": level})
+    call(base, "POST", f"/api/rooms/{code}/start", players[0]["token"])
+    return code, players
+
+
+def open_seat(new_page, base: str, code: str, player: dict, viewport=None, lang: str = "en"):
+    """A browser for `player` at the room's table (the token put in localStorage first)."""
+    page = new_page(viewport, lang=lang)
+    page.goto(base + "/healthz")
+    me = {"id": player["id"], "name": player["name"], "token": player["token"]}
+    page.evaluate(f"localStorage.setItem('kozyr.player', {json.dumps(json.dumps(me))})")
+    page.goto(f"{base}/room/{code}")
+    page.locator(".felt").wait_for()
+    return page
+
+
+# Text a player must never see at the table: rule ids, raw action / key names.
+RAW_TEXT = r"\b[TKRC]-\d+\b|\b(title|hand|show|play|give|bid|contract|trump|order|spare|swap|take|discard):|" \
+           r"\b(phases|act|prompts|contracts|do|wait|rules|errors|titles)\.[a-z]|\baside\b|\bundefined\b|\bnull\b|\bNaN\b"
+
+
+def visible_text(page, selector: str = "body") -> str:
+    return page.evaluate("(sel) => document.querySelector(sel).innerText", selector)
+
+
+def no_sideways_overflow(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def hand_inside_viewport(page) -> list[str]:
+    """The cards of the own hand that lie (even partly) outside the window."""
+    return page.evaluate("""() => {
+      const w = window.innerWidth, h = window.innerHeight;
+      return [...document.querySelectorAll('.hand .card')].filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5;
+      }).map((c) => c.dataset.card);
+    }""")

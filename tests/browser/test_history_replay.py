@@ -103,8 +103,8 @@ def test_replay_auto_plays_to_the_deal_summary(server, new_page, screenshots):
     replay.locator(".replay-log li").last.click()
     summary = replay.locator("[data-role=deal-summary]")
     summary.wait_for()
-    changes = summary.locator(".sum-change").all_inner_texts()
-    assert changes == [(f"+{v}" if v > 0 else str(v).replace("-", "−")) for v in deal["row"]["scores"]]
+    changes = summary.locator("[data-role=change]").all_inner_texts()
+    assert changes == [(f"+{v}" if v > 0 else str(v)) for v in deal["row"]["scores"]]
     no_raw_ids(page.locator(".history").inner_text())
     page.screenshot(path=str(screenshots / "history-summary-ru-desktop.png"), full_page=True)
     assert not page.errors

@@ -74,6 +74,7 @@ def test_room_form_sends_only_changed_rules_T30_T24(server, new_page):
     room = call(server, "GET", f"/api/rooms/{code}")
     assert room["variant"] == "thousand-1000" and room["options"]["goal"] == 500
     # the lobby lists what differs from the variant's own rules, in words
+    page.locator(".room-options li").first.wait_for()
     assert page.locator(".room-options li").all_inner_texts() == ["Play to: 500"]
     no_raw_ids(page.locator(".lobby").inner_text())
     assert not page.errors

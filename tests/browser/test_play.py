@@ -79,9 +79,9 @@ def test_thousand_1001_one_deal_with_bids_and_talon(server, new_page, screenshot
     assert any(a.startswith("bid:") for a in clicked)
     assert any(a.startswith("give:") for a in clicked), clicked  # the talon: one card to each opponent
     assert any(a.startswith("contract:") for a in clicked)
-    # the scoresheet has its first row, on every screen
+    # the scoresheet has its first row, on every screen (on the phone behind its button)
     for p in pages:
-        p.locator(".scores .sheet tbody tr:not(.empty)").first.wait_for()
+        p.locator(".scores .sheet tbody tr:not(.empty)").first.wait_for(state="attached")
     # the dealer sat out (4 players): his hand was never dealt
     assert seen["handless"] == {1}
     for p in pages:

@@ -1,0 +1,114 @@
+"""Domain errors: what went wrong, in the words of the rooms and matches, with a stable
+``code``.  They know nothing of HTTP: app/errors.py maps them to statuses, in one place."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+# -- kinds (app/errors.py gives each an HTTP status) ----------------------------------
+
+class Missing(DomainError):
+    code = "not_found"
+
+
+class Clash(DomainError):
+    code = "conflict"
+
+
+class NotAllowed(DomainError):
+    code = "forbidden"
+
+
+class Invalid(DomainError):
+    code = "invalid"
+
+
+class OverLimit(DomainError):
+    code = "rate_limited"
+
+
+class BadToken(DomainError):
+    code = "bad_token"
+
+
+# -- the errors themselves ---------------------------------------------------------------
+
+class UnknownRoom(Missing):
+    code = "unknown_room"
+
+
+class UnknownMatch(Missing):
+    code = "unknown_match"
+
+
+class UnknownSeat(Missing):
+    code = "not_found"
+
+
+class UnknownVariant(Missing):
+    code = "unknown_variant"
+
+
+class SeatTaken(Clash):
+    code = "seat_taken"
+
+
+class MatchRunning(Clash):
+    code = "match_running"
+
+
+class SeatsEmpty(Clash):
+    code = "seats_empty"
+
+
+class NoBot(Clash):
+    code = "no_bot"
+
+
+class TooManyBots(Clash):
+    code = "too_many_bots"
+
+
+class NotHost(NotAllowed):
+    code = "not_host"
+
+
+class NotYourSeat(NotAllowed):
+    code = "not_your_seat"
+
+
+class BotsDisabled(NotAllowed):
+    code = "bots_disabled"
+
+
+class BadVariant(Invalid):
+    code = "unknown_variant"
+
+
+class BadOptions(Invalid):
+    code = "invalid_options"
+
+
+class BadName(Invalid):
+    code = "invalid_name"
+
+
+class UnknownLevel(Invalid):
+    code = "unknown_level"
+
+
+class TooManyRooms(OverLimit):
+    code = "too_many_rooms"
+
+
+class RateLimited(OverLimit):
+    code = "rate_limited"

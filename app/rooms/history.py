@@ -1,0 +1,83 @@
+"""Match history: summaries, the detail with scoresheet / role table and every finished
+deal, exports, and the players' own records (worker threads; SQL in app/db/store.py).
+
+Rule C-5: a finished deal is public; the seed and the full action log (which
+holds face-down cards) are shown only once the whole match is over."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy.orm import Session
+
+from ..db import models as m
+from ..db import store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .service import Kozyr
+
+EXPORT_FORMAT = "kozyr-match/1"
+
+
+class History:
+    def __init__(self, kozyr: Kozyr) -> None:
+        self.k = kozyr
+        self.db = kozyr.db
+
+    def summary(self, s: Session, row: m.Match, room_code: str | None = None) -> dict:
+        live = self.k.live.get(row.id)
+        return {
+            "id": row.id, "room": room_code or store.room_code_of(s, row.room_id), "number": row.number,
+            "variant": row.variant, "options": row.options, "seats": store.match_seats(s, row.id),
+            "status": row.status, "version": max(row.version, live.version if live else 0),
+            "result": row.result, "created_at": store.utc(row.created_at),
+            "finished_at": store.utc(row.finished_at),
+        }
+
+    def matches(self, *, room_code: str | None = None, **filters) -> list[dict]:
+        """Matches of a room or of a player (store.list_matches filters), newest first."""
+        with self.db.read() as s:
+            room_id = store.room_by_code(s, room_code).id if room_code is not None else None
+            rows = store.list_matches(s, room_id=room_id, **filters)
+            return [self.summary(s, r) for r in rows]
+
+    def _load(self, match_id: str):
+        with self.db.read() as s:
+            row = store.match_row(s, match_id)
+            info = self.summary(s, row)
+            actions = store.actions_of(s, row.id)
+            info["version"] = len(actions)
+        # A separate engine object: the live match is never touched outside its lock.
+        return info, row, self.k.replayed(row, actions)
+
+    def detail(self, match_id: str) -> dict:
+        info, row, match = self._load(match_id)
+        finished = row.status == "finished"
+        return {**info,
+                "seed": row.seed if finished else None,
+                "first_dealer": row.first_dealer if finished else None,
+                "scoresheet": match.scoresheet(), "role_table": match.role_table(),
+                "deals": match.history()}
+
+    def export(self, match_id: str) -> dict:
+        info, row, match = self._load(match_id)
+        out = {"format": EXPORT_FORMAT, **info, "seat_count": row.seat_count}
+        if row.status == "finished":
+            out.update(seed=row.seed, first_dealer=row.first_dealer, preset_deals=row.preset_deals,
+                       actions=[list(a) for a in match.actions])
+        out.update(scoresheet=match.scoresheet(), role_table=match.role_table(), deals=match.history())
+        return out
+
+    def create_player(self, name: str) -> dict:
+        with self.db.write() as s:
+            player, token = store.create_player(s, name)
+            return {"id": player.id, "name": player.name, "token": token}
+
+    def rename(self, player_id: int, name: str) -> dict:
+        with self.db.write() as s:
+            row = store.rename_player(s, player_id, name)
+            return {"id": row.id, "name": row.name}
+
+    def player_by_token(self, token: str) -> m.Player | None:
+        with self.db.read() as s:
+            return store.player_by_token(s, token)

@@ -1,0 +1,216 @@
+"""The match loop: the one path of every action, a person's or a bot's.
+
+``MatchLoop.submit(live, seat, action, client_id, expected_version)`` under the
+match's lock: checks once (stale, duplicate — the seat is the caller's:
+the websocket route checked the token's seat, a bot plays its own) → the
+journal applies and commits it (journal.py) → ``ack`` to the sender → every
+connection's view or delta → (the match over: the room, from memory) → after
+the lock: the committed action is published to the other processes, a
+person's own action ends a takeover of the seat, the bots are poked.
+
+Every message a connection gets is queued in order and stamped with the
+match's version at that moment, so within one match the versions a connection
+sees never go down."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from anyio import to_thread
+
+from engine import IllegalAction
+
+from .. import protocol as p
+from .hub import Conn, dumps
+from .journal import GroupCommitJournal, journal_for
+from .live import Duplicate, LiveMatch, Stale, view_delta
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .service import Kozyr
+
+log = logging.getLogger("kozyr.match")
+
+
+class MatchLoop:
+    def __init__(self, kozyr: Kozyr) -> None:
+        self.kozyr = kozyr
+        self.db = kozyr.db
+        self.journal = journal_for(kozyr.db)
+        if isinstance(self.journal, GroupCommitJournal):
+            self.journal.forget = self.forget
+        self.live: dict[str, LiveMatch] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    # -- live matches in memory -------------------------------------------------------
+
+    async def get_live(self, match_id: str) -> LiveMatch | None:
+        """The live match of ``match_id`` (loaded from the log if need be; None: no such match)."""
+        live = self.live.get(match_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self.live.get(match_id)
+            if live is None:
+                live = await to_thread.run_sync(LiveMatch.load_if_any, self.db, match_id)
+                if live is None:
+                    self._loading.pop(match_id, None)
+                    return None
+                self.live[match_id] = live
+        return live
+
+    async def current(self, code: str) -> LiveMatch | None:
+        """The room's current match (from the room's state in memory)."""
+        match_id = await self.kozyr.rooms.current_match_id(code)
+        return await self.get_live(match_id) if match_id else None
+
+    def forget(self, live: LiveMatch) -> None:
+        """Drop a match from memory (it is rebuilt from the log when next needed)."""
+        if self.live.get(live.id) is live:
+            del self.live[live.id]
+            self._loading.pop(live.id, None)
+
+    # -- the one path of an action ---------------------------------------------------
+
+    async def submit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
+                     expected_version: int | None, *, conn: Conn | None = None,
+                     received: float | None = None, still: Callable[[], bool] | None = None) -> int | None:
+        """Apply, commit, acknowledge and show one action of ``seat``; its seq, or None
+        if it was refused (the sender got the error) or ``still()`` said no (a bot whose
+        moment has passed).  ``client_id`` None: a bot's action."""
+        k = self.kozyr
+        received = time.perf_counter() if received is None else received
+
+        def refuse(code: str, message: str) -> None:
+            if conn is not None:
+                conn.send({"type": "error", "version": live.version, "match": live.id, "code": code,
+                           "message": message, "client_id": client_id})
+            else:
+                log.warning("match %s: bot action %r of seat %d refused: %s", live.id, action, seat, message)
+
+        async with live.lock:
+            if still is not None and not still():
+                return None
+            if (expected_version is not None and expected_version != live.version
+                    and k.fanout is not None):
+                await to_thread.run_sync(live.catch_up, self.db)  # another process may have moved on
+            try:
+                seq = await self.journal.commit(live, seat, action, client_id, expected_version)
+            except Duplicate as dup:
+                if conn is not None:
+                    conn.send({"type": "ack", "version": live.version, "match": live.id,
+                               "client_id": client_id, "seq": dup.seq})
+                return None
+            except Stale:
+                refuse(p.STALE, f"the match is at version {live.version}, not {expected_version}")
+                return None
+            except IllegalAction as e:
+                refuse(p.ILLEGAL, str(e))
+                return None
+            except Exception as e:  # logged with its traceback by the journal
+                log.error("match %s: action %r of seat %s not recorded: %s", live.id, action, seat, e)
+                refuse(p.INTERNAL, "the server could not record the action; try again")
+                self.push_views(live)  # the state as the log has it
+                return None
+            if conn is not None:
+                conn.send({"type": "ack", "version": live.version, "match": live.id,
+                           "client_id": client_id, "seq": seq})
+            self.push_views(live)
+            k.metrics.action_done(received)
+            if live.finished:
+                log.info("match %s finished: %s", live.id, live.engine.result())
+                k.rooms.match_finished(live)  # the room message, from memory, in order
+        await k.publish(live.room_code, {"kind": "match", "match": live.id, "version": seq + 1,
+                                         "logged": [seq, seat, action, client_id]})
+        if client_id is not None:
+            await k.bots.returned(live, seat)  # the person's own committed action ends a takeover
+        await k.bots.poke(live)
+        return seq
+
+    # -- another process's action ---------------------------------------------------------
+
+    async def on_note(self, note: dict) -> None:
+        """Another process committed an action (its note): catch up and show it."""
+        k = self.kozyr
+        known = note["match"] in self.live
+        live = await self.get_live(note["match"])
+        if live is None:
+            return
+        async with live.lock:
+            logged = note.get("logged")  # the committed action itself: no need to read it
+            version = int(note.get("version", 0))
+            if known and logged and live.version == logged[0] == version - 1:
+                try:
+                    live.follow(*logged)
+                except Exception:
+                    log.exception("match %s: could not follow action %r; reading the log", live.id, logged)
+                    await to_thread.run_sync(live.reload, self.db)
+                changed = True
+            elif known and live.version >= version:
+                changed = False  # already there (e.g. caught up when a later action came)
+            else:
+                changed = await to_thread.run_sync(live.catch_up, self.db)
+            if changed or not known:
+                self.push_views(live)
+            if live.finished:
+                k.rooms.match_finished(live, publish=False)
+        await k.bots.poke(live)
+
+    # -- views -------------------------------------------------------------------------
+
+    def push_views(self, live: LiveMatch) -> None:
+        """Send every connection in the room its own view, or to one that accepted
+        deltas and holds the seat's previous view, what changed (call under live.lock)."""
+        version, match_id = live.version, live.id
+        bases = dict(live.shown)  # each seat's last view, before this push replaces it
+        full: dict[int | None, str] = {}
+        deltas: dict[int | None, str] = {}
+        for conn in self.kozyr.hub.conns(live.room_code):
+            seat = live.seat_of(conn.seat)
+            text = None
+            base = bases.get(seat)
+            if (conn.delta and base is not None and base[0] != version
+                    and conn.sent == (match_id, base[0], seat)):
+                if seat not in deltas:
+                    changed, gone = view_delta(base[1], live.view(seat))
+                    deltas[seat] = dumps({"type": "delta", "version": version, "match": match_id,
+                                          "base": base[0], "set": changed, "unset": gone})
+                text = deltas[seat]
+            if text is None:
+                text = full.get(seat)
+                if text is None:
+                    text = full[seat] = dumps({"type": "view", "version": version, "match": match_id,
+                                               "view": live.view(seat)})
+            conn.sent = (match_id, version, seat)
+            conn.send(text)
+
+    def view_message(self, live: LiveMatch | None, conn: Conn) -> dict:
+        """The full view for ``conn`` now (connect, resume); remembered as its base."""
+        if live is None:
+            conn.sent = None
+            return {"type": "view", "version": 0, "match": None, "view": None}
+        seat = live.seat_of(conn.seat)
+        conn.sent = (live.id, live.version, seat)
+        return {"type": "view", "version": live.version, "match": live.id, "view": live.view(seat)}
+
+    async def send_state(self, conn: Conn) -> LiveMatch | None:
+        """The connection's full view now (and the turn clock): on connect and resume."""
+        live = await self.current(conn.room_code)
+        if live is None:
+            conn.send(self.view_message(None, conn))
+            return None
+        async with live.lock:
+            if self.kozyr.fanout is not None:  # other processes may have moved the match on
+                await to_thread.run_sync(live.catch_up, self.db)
+            conn.send(self.view_message(live, conn))
+            timer = self.kozyr.bots.timer_message(live)
+            if timer is not None:
+                conn.send(timer)
+        return live
+
+    async def stop(self) -> None:
+        await self.journal.stop()

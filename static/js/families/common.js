@@ -1,0 +1,25 @@
+// What every family shares: a summary table of one deal and the match's final standings.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+export const signed = (n) => (typeof n !== 'number' ? String(n ?? '') : (n > 0 ? `+${fmt(n)}` : fmt(n)));
+export const fmt = (n) => (typeof n === 'number' && !Number.isInteger(n) ? n.toFixed(1) : String(n));
+
+// columns: [{head, cell(seat) -> node|string, cls}]
+export function seatTable(n, ctx, columns, rowClass = () => '') {
+  return h('table', { class: 'summary-table' },
+    h('thead', null, h('tr', null, h('th', { text: '' }), columns.map((c) => h('th', { class: c.cls || '', text: c.head })))),
+    h('tbody', null, Array.from({ length: n }, (_, s) => h('tr', { class: rowClass(s), 'data-seat': s },
+      h('th', { class: 'pname', text: ctx.name(s) }),
+      columns.map((c) => h('td', { class: c.cls || '' }, c.cell(s)))))));
+}
+
+export function rowOfDeal(view, deal) {
+  return (view.scoresheet || []).find((r) => r.deal === deal) || null;
+}
+
+export function changeCell(r, s) {
+  const v = r.scores[s];
+  return h('b', { class: `change ${v > 0 ? 'pos' : ''}${v < 0 ? 'neg' : ''}`, 'data-role': 'change', text: signed(v) });
+}

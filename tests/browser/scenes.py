@@ -1,0 +1,72 @@
+"""Table states brought about over the websocket, for the table tests and `make screenshots`.
+
+A scene is a variant, its seats (people with 40-character names, or bots), options and a
+stop(views) that names the seat whose browser shows the state."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .helpers import WsTable, long_name, new_room
+
+NAMES = [long_name("Анна-Мария"), long_name("Zofia Łęcka"), long_name("Bartholomew"), long_name("Ёжик")]
+
+
+def to_act_with(pred):
+    """stop(): the first seat to act whose view satisfies pred(view)."""
+    def stop(views):
+        for seat in views[0]["view"]["to_act"]:
+            v = views[seat]["view"]
+            if pred(v):
+                return seat
+        return None
+    return stop
+
+
+def has(prefix):
+    return lambda v: any(a.startswith(prefix) for a in v["legal"])
+
+
+def playing_out(view, legal):
+    """Random play that keeps the deal going: no throw-in or refusal while anything else is legal."""
+    rest = [a for a in legal if a not in ("throw", "refuse", "strike")]
+    return random.Random(len(view.get("log") or [])).choice(rest) if rest else None
+
+
+@dataclass
+class Scene:
+    variant: str
+    seats: int
+    stop: object
+    options: dict | None = None
+    tags: set = field(default_factory=set)
+
+    def bring(self, server, seed: int = 3):
+        """Start a room and play it to the scene; returns (code, players, seat, table) with
+        the websocket table still open (close it when done)."""
+        code, players = new_room(server, self.variant, NAMES[:self.seats], self.options)
+        table = WsTable(server, code, [p["token"] for p in players])
+        seat = table.run(self.stop, random.Random(seed), choose=playing_out)
+        assert seat is not None, "the match ended before the scene"
+        return code, players, seat, table
+
+
+SCENES = {
+    "thousand-bidding": Scene("thousand-1001", 4, to_act_with(lambda v: v["phase"] == "bidding" and has("bid:")(v)
+                                                              and len(v.get("bids") or []) >= 2)),
+    "thousand-talon-give": Scene("thousand-1001", 4, to_act_with(has("give:"))),
+    "thousand-talon-contract": Scene("thousand-1001", 4, to_act_with(has("contract:"))),
+    "thousand-play": Scene("thousand-1001", 4, to_act_with(lambda v: v["phase"] == "play" and len(v["trick"]) >= 2)),
+    "thousand-summary": Scene("thousand-1001", 4, to_act_with(lambda v: v["deal"] >= 2 and has("bid:")(v))),
+    "king-choose": Scene("king-classic", 4, to_act_with(has("trump:"))),
+    "king-play-late": Scene("king-classic", 4, to_act_with(lambda v: v["deal"] >= 8 and v["phase"] == "play"
+                                                           and len(v["trick"]) >= 1)),
+    "king-summary": Scene("king-classic", 4, to_act_with(lambda v: v["deal"] >= 3 and v["phase"] == "play" and not v["trick"])),
+    "korol-play": Scene("korol-ru", 4, to_act_with(lambda v: v["phase"] == "play" and len(v["trick"]) >= 2),
+                        {"reigns": 1}),
+    "korol-tribute": Scene("korol-ru", 4, to_act_with(lambda v: v["phase"] == "tribute"), {"reigns": 1}),
+    "korol-summary": Scene("korol-ru", 4, to_act_with(lambda v: v["deal"] >= 3 and v["phase"] == "play" and not v["trick"]),
+                           {"reigns": 1}),
+    "krol-pool": Scene("krol-pl", 4, to_act_with(lambda v: v["phase"] == "pool"), {"reigns": 1}),
+}
