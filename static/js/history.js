@@ -14,6 +14,12 @@ import { chartEl } from './chart.js';
 import { seatName, gameName } from './lobby.js';
 
 const AUTO_MS = 900;
+const COMMON_KEYS = new Set(['action', 'hands', 'talon', 'trick', 'taken', 'trump', 'marriages', 'contract', 'declarer', 'chooser']);
+
+function known(path) {
+  const v = t(path);
+  return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
+}
 const live = new Set();  // the drawn history views, redrawn on a language switch
 
 onLang(() => { for (const v of [...live]) { if (v.root.isConnected) v.draw(); else { v.stop(); live.delete(v); } } });
@@ -182,6 +188,19 @@ class Replay {
     return { winner, cards: played };
   }
 
+  // The family's own piles (Król's stock and set-aside cards, spare hands, 2p discards ...),
+  // each only with the cards not already drawn in a hand, the talon or the trick.
+  pilesEl(pos, trick) {
+    const shown = new Set([...(pos.hands || []).flat(), ...(pos.talon || []), ...trick.map(([, c]) => c)]);
+    return Object.entries(pos).filter(([key]) => !COMMON_KEYS.has(key)).map(([key, pile]) => {
+      const cards = (Array.isArray(pile) ? pile.flat(2) : []).filter((c) => typeof c === 'string' && !shown.has(c));
+      if (!cards.length) return null;
+      return h('div', { class: 'replay-hand rest', 'data-pile': key },
+        h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: known('replay_ui.piles.' + key) || t('face_up') })),
+        h('div', { class: 'cards' }, cards.map((c) => cardEl(c, { small: true }))));
+    });
+  }
+
   boardEl(steps) {
     const pos = steps[this.step];
     const closed = this.closedTrick(steps);
@@ -194,11 +213,12 @@ class Replay {
         Array.from({ length: seats }, (_, s) => this.seatEl(pos, s)),
         talon.length ? h('div', { class: 'replay-hand rest', 'data-role': 'replay-talon' },
           h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: this.family === 'thousand' ? t('talon') : t('face_up') })),
-          h('div', { class: 'cards' }, talon.map((c) => cardEl(c, { small: true })))) : null),
+          h('div', { class: 'cards' }, talon.map((c) => cardEl(c, { small: true })))) : null,
+        this.pilesEl(pos, trick)),
       h('div', { class: `replay-trick${closed ? ' closed' : ''}` }, h('span', { class: 'label', text: t('played') }),
         closed ? h('span', { class: 'trick-winner', 'data-role': 'trick-winner', text: t('trick_won_by', { name: this.name(closed.winner) }) }) : null,
-        h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', { class: 'played', 'data-seat': seat },
-          cardEl(c, { small: true }), h('figcaption', { class: 'slot-name', text: this.name(seat) }))))));
+        h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', { class: 'replay-slot', 'data-seat': seat },
+          cardEl(c, { small: true }), h('figcaption', { class: 'replay-slot-name', text: this.name(seat) }))))));
   }
 
   logEl(steps) {

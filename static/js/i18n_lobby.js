@@ -71,12 +71,13 @@ const en = {
     copy_hint: 'The link is selected: press Ctrl+C (⌘C) to copy it.', qr_alt: 'QR code of the invite link',
     scan: 'Scan with a phone camera to join', close: 'Close', watch: 'Anyone with the link can watch the match.',
     free_n: 'free seats: {n}', share_text: 'Come and play {game} with me', join_hint: 'Type the room code (capitals or not) or paste the link',
-    playing: 'The match is on', invite_btn: 'Invite',
+    playing: 'The match is on', invite_btn: 'Invite', name_hint: 'Give your name to take a seat or to watch.',
   },
   replay_ui: {
     auto: 'Auto-play', pause: 'Pause', taken: 'cards taken: {n}', talon_to: 'The talon went to {name}',
     no_positions: 'This deal cannot be replayed.', marriage_of: '{name}: {suit}',
     close: 'Close', log: 'Moves', ace_marriage: 'aces',
+    piles: { face_up: 'Face up', stock: 'Stock', aside: 'Set aside', discards: 'Discarded', spares: 'Spare hands' },
   },
   errors: {
     invalid_options: 'These house rules do not go together',
@@ -155,12 +156,13 @@ const ru = {
     copy_hint: 'Ссылка выделена: нажмите Ctrl+C (⌘C), чтобы скопировать.', qr_alt: 'QR-код ссылки-приглашения',
     scan: 'Наведите камеру телефона, чтобы войти', close: 'Закрыть', watch: 'По ссылке можно смотреть партию.',
     free_n: 'свободных мест: {n}', share_text: 'Сыграем в {game}?', join_hint: 'Код стола (можно маленькими буквами) или ссылка',
-    playing: 'Партия идёт', invite_btn: 'Позвать',
+    playing: 'Партия идёт', invite_btn: 'Позвать', name_hint: 'Назовитесь, чтобы сесть за стол или смотреть.',
   },
   replay_ui: {
     auto: 'Автопросмотр', pause: 'Пауза', taken: 'взято карт: {n}', talon_to: 'Прикуп взял(а) {name}',
     no_positions: 'Эту сдачу не показать.', marriage_of: '{name}: {suit}',
     close: 'Закрыть', log: 'Ходы', ace_marriage: 'тузы',
+    piles: { face_up: 'Открыто', stock: 'Колода', aside: 'Отложено', discards: 'Снесено', spares: 'Лишние руки' },
   },
   errors: {
     invalid_options: 'Эти правила не сочетаются',
@@ -239,12 +241,13 @@ const pl = {
     copy_hint: 'Link jest zaznaczony: naciśnij Ctrl+C (⌘C), aby go skopiować.', qr_alt: 'Kod QR z linkiem do stolika',
     scan: 'Zeskanuj aparatem telefonu, aby dołączyć', close: 'Zamknij', watch: 'Z linkiem można oglądać partię.',
     free_n: 'wolnych miejsc: {n}', share_text: 'Zagrajmy w {game}', join_hint: 'Kod stolika (wielkość liter bez znaczenia) albo link',
-    playing: 'Partia trwa', invite_btn: 'Zaproś',
+    playing: 'Partia trwa', invite_btn: 'Zaproś', name_hint: 'Podaj imię, aby usiąść przy stoliku albo oglądać.',
   },
   replay_ui: {
     auto: 'Odtwarzaj', pause: 'Pauza', taken: 'wzięte karty: {n}', talon_to: 'Musik wziął {name}',
     no_positions: 'Tego rozdania nie da się pokazać.', marriage_of: '{name}: {suit}',
     close: 'Zamknij', log: 'Ruchy', ace_marriage: 'asy',
+    piles: { face_up: 'Odkryte', stock: 'Talia', aside: 'Odłożone', discards: 'Zrzucone', spares: 'Wolne ręce' },
   },
   errors: {
     invalid_options: 'Te zasady do siebie nie pasują',

@@ -267,16 +267,17 @@ function codeFromInput(text) {
 }
 
 export function renderNameGate(root, onSaved, code) {
-  const box = h('section', { class: 'panel narrow name-gate' }, h('h1', { text: 'Kozyr' }));
+  const form = nameForm(onSaved);
+  const box = h('section', { class: 'panel narrow name-gate' }, h('h1', { text: 'Kozyr' }), form);
   clear(root).append(box);
   const roomCode = code || (/^\/room\/([^/]+)\/?$/.exec(location.pathname) || [])[1];
   if (roomCode) {  // a guest who followed an invite: say who invites to what before asking the name
     api.room(decodeURIComponent(roomCode)).then((room) => {
       box.querySelector('h1').replaceWith(h('h1', { class: 'invite-who', 'data-role': 'invite-who', text: inviteLine(room) }));
-      box.append(seatsSummaryEl(room));
+      box.insertBefore(seatsSummaryEl(room), form);
+      box.insertBefore(h('p', { class: 'muted small', text: t('invite_ui.name_hint') }), form);
     }).catch(() => {});
   }
-  box.append(nameForm(onSaved));
 }
 
 export async function renderHome(root, ctx) {

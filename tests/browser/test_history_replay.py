@@ -135,3 +135,27 @@ def test_history_panel_over_the_table_keeps_the_live_connection(server, new_page
     assert page.locator("[data-role=history-panel]").count() == 0
     assert page.evaluate("() => window.kozyr.page.socket.ws.readyState") == 1
     assert not page.errors
+
+
+@pytest.mark.parametrize("variant,seats,lang,size", [
+    ("king-3p", 3, "pl", "phone"), ("korol-ru", 4, "ru", "phone"), ("krol-pl", 4, "en", "desktop")])
+def test_history_of_every_family_has_no_raw_ids_and_fits(server, new_page, screenshots, variant, seats, lang, size):
+    players = [player(server, n) for n in ("Аня", "Bartek", "Carol", "Даша")[:seats]]
+    room = room_with(server, players[0], variant, seats, guests=players[1:])
+    call(server, "POST", f"/api/rooms/{room['code']}/start", players[0]["token"])
+    match_id = drive(server, room["code"], [p["token"] for p in players],
+                     lambda views: 0 if views[0]["view"]["deal"] >= 3 else None)[0]
+    page = new_page(SIZES[size], lang=lang)
+    open_history(page, server, match_id)
+    replay = page.locator(".replay")
+    # every action of the deal is named in the log; the last step shows the deal's summary
+    replay.locator(".replay-log li").last.click()
+    replay.locator("[data-role=deal-summary]").wait_for()
+    no_raw_ids(page.locator(".history").inner_text())
+    no_sideways_overflow(page)
+    page.screenshot(path=str(screenshots / f"history-{variant}-{lang}-{size}.png"), full_page=True)
+    go_to_deal(page, 1)
+    replay.locator(".replay-log li").nth(2).click()
+    assert replay.locator(".replay-trick .replay-slot .card").count() >= 1
+    no_raw_ids(page.locator(".history").inner_text())
+    assert not page.errors
