@@ -176,6 +176,9 @@ function createRoomForm(variants, ctx) {
       const m = START_TOTAL.exec(x.name);
       if (m) x.el.hidden = Number(m[1]) >= Number(seatSel.value);
     }
+    for (const d of optBox.querySelectorAll('details')) {
+      d.querySelector('summary small').textContent = ` · ${d.querySelectorAll('.field.option:not([hidden])').length}`;
+    }
   };
   const drawPresets = () => {
     const v = base.variant;
@@ -207,7 +210,8 @@ function createRoomForm(variants, ctx) {
     if (!v) return;
     const seats = seatSel.value;
     clear(seatSel).append(...v.seat_counts.map((n) => h('option', { value: n, text: String(n) })));
-    seatSel.value = v.seat_counts.map(String).includes(seats) ? seats : String(v.seat_counts[0]);
+    const usual = v.seat_counts.includes(3) ? 3 : v.seat_counts[0];  // a table of three, when the game allows it
+    seatSel.value = v.seat_counts.map(String).includes(seats) ? seats : String(usual);
     base = { variant: v, defaults: defaultsOf(v) };
     const onChange = () => drawPresets();
     inputs = (v.options || []).map((o) => [o, optionInput(o, onChange)]).filter(([, x]) => x);

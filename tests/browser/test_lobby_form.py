@@ -106,6 +106,7 @@ def test_presets_as_in_russia_and_as_in_poland_M35(server, new_page, screenshots
     page.wait_for_url("**/room/*")
     room = call(server, "GET", f"/api/rooms/{page.url.rsplit('/', 1)[1]}")
     assert room["variant"] == "tysiac-pl" and room["options"]["barrel_gap"] == pl_defaults["barrel_gap"] - 10
+    page.locator(".room-options li").first.wait_for()
     assert page.locator(".room-options li").count() == 1
     assert not page.errors
 
