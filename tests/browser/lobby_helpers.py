@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 # A rule id (T-30, K-5, R-4, M-12, C-7) or an option's raw name (round5_up) in visible text.
 RULE_ID = re.compile(r"\b[TKRMC]-\d+\b")
 RAW_NAME = re.compile(r"\b[a-z]+\d*_[a-z0-9_]+\b")
+RAW_ACTION = re.compile(r"\b[a-z_]+:[\w?>]+")  # an action string: title:king, take:top, give:QS>2
 
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 
@@ -59,3 +60,4 @@ def visible_text(page: Page, selector: str = "main") -> str:
 def no_raw_ids(text: str) -> None:
     assert not RULE_ID.findall(text), f"rule ids in the visible text: {RULE_ID.findall(text)}"
     assert not RAW_NAME.findall(text), f"raw names in the visible text: {RAW_NAME.findall(text)}"
+    assert not RAW_ACTION.findall(text), f"raw actions in the visible text: {RAW_ACTION.findall(text)}"

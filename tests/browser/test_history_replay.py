@@ -43,9 +43,11 @@ def open_history(page, server, match_id):
 
 
 def go_to_deal(page, index):
-    for n in range(index):
+    """Forward `index` deals from the one shown."""
+    for _ in range(index):
+        now = page.locator(".replay h2").inner_text()
         page.locator(".replay [data-role=next-deal]").click()
-        page.wait_for_function(f"() => document.querySelector('.replay h2').textContent.endsWith(' {n + 2}')")
+        page.wait_for_function(f"() => document.querySelector('.replay h2').textContent !== {now!r}")
     page.locator(".replay .replay-board").wait_for()
 
 
@@ -144,7 +146,7 @@ def test_history_of_every_family_has_no_raw_ids_and_fits(server, new_page, scree
     room = room_with(server, players[0], variant, seats, guests=players[1:])
     call(server, "POST", f"/api/rooms/{room['code']}/start", players[0]["token"])
     match_id = drive(server, room["code"], [p["token"] for p in players],
-                     lambda views: 0 if views[0]["view"]["deal"] >= 3 else None)[0]
+                     lambda views: 0 if views[0]["view"]["deal"] >= 5 else None)[0]
     page = new_page(SIZES[size], lang=lang)
     open_history(page, server, match_id)
     replay = page.locator(".replay")
@@ -154,8 +156,11 @@ def test_history_of_every_family_has_no_raw_ids_and_fits(server, new_page, scree
     no_raw_ids(page.locator(".history").inner_text())
     no_sideways_overflow(page)
     page.screenshot(path=str(screenshots / f"history-{variant}-{lang}-{size}.png"), full_page=True)
-    go_to_deal(page, 1)
     replay.locator(".replay-log li").nth(2).click()
     assert replay.locator(".replay-trick .replay-slot .card").count() >= 1
-    no_raw_ids(page.locator(".history").inner_text())
+    for n in range(1, 4):  # the later deals (titles, swaps, gives, strikes): every log entry in words
+        go_to_deal(page, 1)
+        assert replay.locator("h2").inner_text().endswith(f" {n + 1}")
+        no_raw_ids(replay.inner_text())
+        no_sideways_overflow(page)
     assert not page.errors
