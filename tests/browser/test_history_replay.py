@@ -4,9 +4,11 @@ overflow; and History opened from the room as a panel keeps the live connection.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from .helpers import call, drive
+from .helpers import WsTable, call, drive
 from .lobby_helpers import SIZES, as_player, no_raw_ids, no_sideways_overflow, player, room_with
 
 _match: dict = {}
@@ -18,8 +20,20 @@ def thousand_match(server) -> tuple[str, list[dict], dict]:
         players = [player(server, n) for n in ("Ольга", "Jerzy", "Sam")]
         room = room_with(server, players[0], "thousand-1001", 3, guests=players[1:])
         call(server, "POST", f"/api/rooms/{room['code']}/start", players[0]["token"])
-        match_id = drive(server, room["code"], [p["token"] for p in players],
-                         lambda views: 0 if views[0]["view"]["deal"] >= 4 else None)[0]
+        rng = random.Random(5)
+
+        def marry(view, legal):  # random play, a marriage whenever one may be declared (T-23), no throw-in
+            safe = [a for a in legal if a not in ("throw", "refuse")] or legal
+            return next((a for a in legal if a.startswith("marriage:")), None) or rng.choice(safe)
+
+        def enough(views):  # three deals or more, one with a marriage (at most ten)
+            view = views[0]["view"]
+            married = any(r.get("marriages") for r in view.get("scoresheet") or [])
+            return 0 if view["deal"] >= 11 or (view["deal"] >= 4 and married) else None
+
+        with WsTable(server, room["code"], [p["token"] for p in players]) as table:
+            table.run(enough, rng, marry)
+            match_id = table.views[0]["match"]
         detail = call(server, "GET", f"/api/matches/{match_id}")
         _match.update(id=match_id, players=players, detail=detail)
     return _match["id"], _match["players"], _match["detail"]
@@ -75,13 +89,21 @@ def test_replay_shows_the_talon_taken_and_the_trump_T14_T23(server, new_page, sc
     assert replay.locator(f".replay-hand[data-seat='{declarer}'] .card.from-talon").count() == 3
     no_sideways_overflow(page)
     page.screenshot(path=str(screenshots / f"history-talon-{lang}-{size}.png"), full_page=True)
-    # a step with a trump (a marriage declared) shows it
-    trumped = next((j for j, st in enumerate(steps) if st["trump"]), None)
-    if trumped is not None:
-        replay.locator(".replay-log li").nth(trumped - 1).click()
-        page.wait_for_function(f"() => document.querySelector('.replay').dataset.step === '{trumped}'")
-        assert replay.locator("[data-role=replay-trump]").is_visible()
-        assert replay.locator("[data-role=replay-marriages]").is_visible()
+    no_raw_ids(page.locator(".history").inner_text())
+    # a marriage declared (T-23): the trump and the marriage are shown from that step on
+    married = next(i for i, d in enumerate(detail["deals"]) if d["row"].get("marriages"))
+    steps = call(server, "GET", f"/api/matches/{match_id}/deals/{detail['deals'][married]['deal']}/positions")["steps"]
+    trumped = next(j for j, st in enumerate(steps) if st["trump"])
+    for _ in range(index - married):
+        now = page.locator(".replay h2").inner_text()
+        page.locator(".replay [data-role=prev-deal]").click()
+        page.wait_for_function(f"() => document.querySelector('.replay h2').textContent !== {now!r}")
+    go_to_deal(page, max(0, married - index))
+    assert page.locator(".replay h2").inner_text().endswith(f" {detail['deals'][married]['deal']}")
+    replay.locator(".replay-log li").nth(trumped - 1).click()
+    page.wait_for_function(f"() => document.querySelector('.replay').dataset.step === '{trumped}'")
+    assert replay.locator("[data-role=replay-trump] .suit").inner_text() == {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}[steps[trumped]["trump"]]
+    assert replay.locator("[data-role=replay-marriages]").is_visible()
     no_raw_ids(page.locator(".history").inner_text())
     assert not page.errors
 
