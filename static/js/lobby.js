@@ -328,6 +328,11 @@ function inviteLine(room) {
   return t('invite_ui.invites', { host, game: gameName(room.variant, room.variant_name) });
 }
 
+function isHostOf(room) {
+  const who = me();
+  return !!(who && room.host && room.host.id === who.id);
+}
+
 function seatsSummaryEl(room) {
   const free = room.seats.filter((s) => s.player === null).length;
   return h('div', { class: 'invite-seats', 'data-role': 'invite-seats' },
@@ -404,7 +409,7 @@ function drawInvitePanel() {
     h('div', { class: 'dialog-head' },
       h('h2', { id: 'invite-title', text: t('invite_ui.title') }),
       h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-invite', onclick: close, 'aria-label': t('invite_ui.close') }, '✕')),
-    h('p', { class: 'invite-who', 'data-role': 'invite-who', text: inviteLine(room) }),
+    h('p', { class: 'invite-who', 'data-role': 'invite-who', text: isHostOf(room) ? gameName(room.variant, room.variant_name) : inviteLine(room) }),
     seatsSummaryEl(room),
     inviteEl(room),
     h('p', { class: 'muted small', text: t('invite_ui.watch') }));

@@ -39,6 +39,11 @@ def test_invite_page_names_who_invites_to_which_game_and_the_seats(server, new_p
     no_sideways_overflow(guest)
     no_raw_ids(guest.locator(".lobby").inner_text())
     guest.screenshot(path=str(screenshots / f"invite-lobby-{lang}-{size}.png"), full_page=True)
+    # a language switch re-translates the invitation
+    other = "en" if lang != "en" else "ru"
+    guest.locator("#lang").select_option(other)
+    guest.locator(".lobby [data-role=invite-who]", has_text="invites you" if other == "en" else "зовёт вас").wait_for()
+    no_raw_ids(guest.locator(".lobby").inner_text())
     assert not guest.errors
 
 
@@ -104,6 +109,7 @@ def test_invite_panel_during_a_match_shows_link_and_seats(server, new_page, scre
     assert panel.locator("[data-role=invite-link]").inner_text() == room["invite_url"]
     assert panel.locator("[data-role=invite-seats] li").count() == 3
     assert "Партия идёт" in panel.locator("[data-role=invite-seats]").inner_text()
+    assert panel.locator("[data-role=invite-who]").inner_text() == "Кинг втроём"  # the host invites: no "X invites you"
     no_sideways_overflow(page)
     no_raw_ids(panel.inner_text())
     page.screenshot(path=str(screenshots / "invite-panel-ru-phone.png"))
