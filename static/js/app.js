@@ -254,8 +254,13 @@ class RoomPage {
   }
 
   lobbyCtx() {
+    // the history opens in a new tab: this page keeps the room's connection (and presence)
+    const lobbyLink = (href, text, cls) => {
+      if (!href.startsWith('#/match/')) return link(href, text, cls);
+      return h('a', { href, class: cls, text, target: '_blank', rel: 'noopener' });
+    };
     return {
-      name: (s) => this.name(s), connected: (s) => !!(this.seatInfo(s) || {}).connected, link,
+      name: (s) => this.name(s), connected: (s) => !!(this.seatInfo(s) || {}).connected, link: lobbyLink,
       seat: (n, take) => this.roomCall(() => (take ? api.takeSeat(this.code, n) : api.leaveSeat(this.code, n))),
       start: () => this.roomCall(() => api.start(this.code)),
       rematch: () => this.roomCall(() => api.rematch(this.code)),
@@ -274,6 +279,7 @@ class RoomPage {
       () => (!view || room.status !== 'playing' ? roomLobbyEl(room, this.lobbyCtx()) : null));
     this.tableBox.hidden = !view;
     this.pageEl.classList.toggle('playing', !!view);
+    this.pageEl.firstChild.classList.toggle('finished', room.status === 'finished' && !!view);
     if (view) this.table.render({ ...state, view });
     const n = view ? (view.seats || (view.hand_sizes || []).length) : 0;
     const names = Array.from({ length: n }, (_, s) => this.name(s));

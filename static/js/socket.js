@@ -1,8 +1,8 @@
 // The room's websocket: hello with the token, actions with client ids, and reconnects
 // with exponential backoff that resume from the last version seen.
 
-// Set once the server speaks the 2026-12-01 protocol (delta messages after actions).
-export const ACCEPT_DELTA = false;
+// This connection asks for delta messages after actions (README "Agreed additions").
+export const ACCEPT_DELTA = true;
 
 function applyDelta(view, delta) {
   const next = { ...view, ...(delta.set || {}) };

@@ -131,6 +131,22 @@ class TrickView {
     }, SWEEP_MS);
   }
 
+  // A language switch: the names on the cards (bots have names per language) and the caption.
+  relabel() {
+    for (const slot of this.slots.values()) {
+      slot.querySelector('.slot-name').textContent = this.table.ctx.name(Number(slot.dataset.seat));
+      const card = slot.querySelector('.card');
+      card.replaceWith(cardEl(card.dataset.card));  // rank letters are the reader's (В / D / J ...)
+    }
+    const view = this.table.view;
+    if (this.hold) {
+      const w = this.hold.trick.winner;
+      this.setCaption(w === view.seat ? t('you_take') : t('takes', { name: this.table.ctx.name(w) }));
+    } else if (this.mode === 'last' && view.last_trick) {
+      this.setCaption(t('trick_won_by', { name: this.table.ctx.name(view.last_trick.winner) }));
+    }
+  }
+
   destroy() { this.clearHold(); }
 }
 
@@ -216,6 +232,8 @@ export class Table {
       () => [over ? this.standingsEl(view) : null, this.summaryEl(view, fam, state.summaryDeal)]);
     if (!prev || prev !== view || this.lastShowLast !== state.showLast) this.trick.update(view, prev, state.showLast);
     this.lastShowLast = state.showLast;
+    if (this.lastLang !== undefined && this.lastLang !== lang) this.trick.relabel();
+    this.lastLang = lang;
     this.trick.el.hidden = over && !(view.trick || []).length && !state.showLast && !this.trick.hold;
     this.centerRow.render(JSON.stringify([lang, view.face_up, view.talon_size, !!view.last_trick, state.showLast]),
       () => this.centerRowEl(view, fam, state));
@@ -337,8 +355,9 @@ export class Table {
     return h('section', { class: 'standings', 'data-role': 'match-over' },
       h('h2', { text: t('standings') }),
       h('p', { class: 'winners', text: t('winner_is', { names: winners }) }),
-      h('ol', { class: 'standings-list' }, order.map((s) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
-        h('span', { class: 'pname', text: this.ctx.name(s) }), h('b', { text: String(totals[s]) })))),
+      h('ol', { class: 'standings-list' }, order.map((s, i) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
+        h('span', { class: 'place', text: `${i + 1}.` }), h('span', { class: 'pname', text: this.ctx.name(s) }),
+        h('b', { text: String(totals[s]) })))),
       h('div', { class: 'standings-actions' },
         this.ctx.isHost() ? h('button', { type: 'button', class: 'btn primary', 'data-role': 'standings-rematch',
           onclick: () => this.ctx.rematch(), text: t('rematch') }) : null,

@@ -46,7 +46,7 @@ def server(tmp_path_factory):
     pytest.importorskip("playwright.sync_api")
     tmp = tmp_path_factory.mktemp("server")
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'kozyr.db'}", "KOZYR_LOG_LEVEL": "WARNING",
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'kozyr.db'}", "KOZYR_LOG_LEVEL": os.environ.get("KOZYR_TEST_LOG_LEVEL", "WARNING"),
            "KOZYR_PUBLIC_URL": "", "KOZYR_CHAT_BURST": "50", "KOZYR_CHAT_PER_SECOND": "50",
            "KOZYR_BOT_DELAY": "0", "KOZYR_BOT_THINK_MS": "100", "KOZYR_BOTS_ENABLED": "true",
            # drive() plays whole matches over the websocket as fast as the server answers

@@ -6,7 +6,7 @@ stop(views) that names the seat whose browser shows the state."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .helpers import WsTable, long_name, new_room
 
@@ -40,7 +40,7 @@ class Scene:
     seats: int
     stop: object
     options: dict | None = None
-    tags: set = field(default_factory=set)
+    prepare: object = None  # prepare(page): clicks made before the screenshots
 
     def bring(self, server, seed: int = 3):
         """Start a room and play it to the scene; returns (code, players, seat, table) with
@@ -52,7 +52,24 @@ class Scene:
         return code, players, seat, table
 
 
+def match_over(views):
+    return 0 if views[0]["view"]["phase"] == "match_over" else None
+
+
+def click(selector):
+    def prepare(page):
+        page.locator(selector).first.click()
+        page.wait_for_timeout(150)
+    return prepare
+
+
 SCENES = {
+    "thousand-confirm-throw": Scene("thousand-1001", 3, to_act_with(lambda v: "throw" in v["legal"]),
+                                    prepare=click(".controls [data-action='throw']")),
+    "thousand-give-chooser": Scene("thousand-1001", 4, to_act_with(has("give:")),
+                                   prepare=click(".hand .card.playable")),
+    "king-match-over": Scene("king-3p", 3, match_over),
+    "korol-match-over": Scene("korol-ru", 4, match_over, {"reigns": 0}),
     "thousand-bidding": Scene("thousand-1001", 4, to_act_with(lambda v: v["phase"] == "bidding" and has("bid:")(v)
                                                               and len(v.get("bids") or []) >= 2)),
     "thousand-talon-give": Scene("thousand-1001", 4, to_act_with(has("give:"))),

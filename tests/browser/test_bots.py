@@ -47,7 +47,8 @@ def test_host_seats_bots_and_plays_a_whole_deal_of_king(server, new_page, screen
     host.locator(".felt").wait_for()
     # at the table the three bots are marked as bots
     assert host.locator(".opponents .seat .badge.bot").count() == 3
-    assert host.locator(".opponents .seat[data-seat='1'] .pname").inner_text() == "Dotty"  # bot_key random-1
+    # ... each by its own name (bot_key random-1: Dotty in English), not "Bot (random)"
+    assert host.locator(".opponents .seat[data-seat='1'] .pname").inner_text() == "Dotty"
     player = Player(host)
     seen = {"tricks": 0}
 

@@ -77,6 +77,8 @@ def test_decision_is_a_control(server, new_page, screenshots, variant, seats, ph
     target = [a for a in st["controls"] if a.startswith(kind)] if kind else []
     if target:
         page.locator(f".controls [data-action='{target[0]}']").first.click()
+        if target[0] in msg["view"].get("confirm", []):  # a costly call asks first (view.confirm)
+            page.locator("[data-role=confirm-yes]").click()
     else:
         Player(page).move(st)
     page.wait_for_function(f"Number(document.querySelector('.felt').dataset.version) > {st['version']}")

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from .conftest import LAPTOP, PHONE
-from .helpers import open_seat, registered
+from .helpers import call, open_seat, registered
 from .scenes import SCENES
 
 pytestmark = pytest.mark.skipif(not os.environ.get("KOZYR_SCREENSHOTS"), reason="make screenshots")
@@ -23,17 +23,27 @@ def test_screenshot(server, new_page, screenshots, scene):
     try:
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
         page.wait_for_timeout(300)
+        if sc.prepare:
+            sc.prepare(page)
         for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
             page.set_viewport_size(viewport)
             for lang in ("ru", "pl", "en"):
                 page.locator("#lang").select_option(lang)
                 page.wait_for_timeout(100)
                 page.screenshot(path=str(screenshots / f"table-{scene}-{size}-{lang}.png"))
-        if "summary" in scene:
-            pass
         page.locator("[data-role=open-scores]").click()
         page.wait_for_timeout(100)
         page.screenshot(path=str(screenshots / f"table-{scene}-phone-scores.png"))
+        page.locator("[data-role=open-scores]").click()
+        if scene.endswith("-play"):  # the four-colour deck, and a spectator's table
+            page.locator("#four-colour").check()
+            page.set_viewport_size(LAPTOP)
+            page.screenshot(path=str(screenshots / f"table-{scene}-laptop-four-colour.png"))
+            watcher = call(server, "POST", "/api/players", body={"name": "Widz"})
+            spectator = open_seat(new_page, server, code, watcher, PHONE, lang="pl")
+            spectator.wait_for_timeout(300)
+            spectator.screenshot(path=str(screenshots / f"table-{scene}-phone-spectator.png"))
+            assert not spectator.errors, spectator.errors
         assert not page.errors, page.errors
     finally:
         table.close()

@@ -119,19 +119,21 @@ def test_finished_trick_is_held_with_the_winner_named(server, new_page):
         # the fourth card of a trick is due, from a seat other than the one watching
         last = table.run(lambda views: (views[0]["view"]["to_act"][0] if views[0]["view"]["phase"] == "play"
                                         and len(views[0]["view"]["trick"]) == 3 else None), random.Random(2))
-        watcher = (last + 1) % 4
-        page = open_seat(new_page, server, code, players[watcher], LAPTOP)
-        page.locator(f".felt[data-version='{table.views[watcher]['version']}']").wait_for()
+        watchers = [(last + 1) % 4, (last + 2) % 4]
+        pages = [open_seat(new_page, server, code, players[w], LAPTOP) for w in watchers]
         card = next(a for a in table.views[last]["view"]["legal"] if a.startswith("play:"))[5:]
-        page.evaluate(TRACK_JS, card)
+        for w, page in zip(watchers, pages, strict=True):
+            page.locator(f".felt[data-version='{table.views[w]['version']}']").wait_for()
+            page.evaluate(TRACK_JS, card)
         table.act(last, "play:" + card)
         winner = table.view["last_trick"]["winner"]
-        page.wait_for_function("window.trickLog.length >= 2", timeout=5000)
-        log = page.evaluate("window.trickLog")
-        assert log[0]["shown"] and not log[1]["shown"]
-        assert log[1]["at"] - log[0]["at"] >= 700, log
-        assert names[winner] in log[0]["caption"], log
-        assert not page.errors, page.errors
+        for w, page in zip(watchers, pages, strict=True):
+            page.wait_for_function("window.trickLog.length >= 2", timeout=5000)
+            log = page.evaluate("window.trickLog")
+            assert log[0]["shown"] and not log[1]["shown"]
+            assert log[1]["at"] - log[0]["at"] >= 700, log
+            assert (names[winner] if w != winner else "You take") in log[0]["caption"], log
+            assert not page.errors, page.errors
 
 
 def test_deal_summary_shows_every_change_and_survives_a_reload(server, new_page):
@@ -161,6 +163,13 @@ def test_deal_summary_shows_every_change_and_survives_a_reload(server, new_page)
         table.act(bidder, "pass")
         page.locator(f".felt[data-version='{table.views[0]['version']}']").wait_for()
         assert summary.is_visible()
+        # the history opens in its own tab: this table keeps its connection
+        with page.context.expect_page() as popup:
+            page.locator(".scores .history-link").click()
+        popup.value.locator(".history").wait_for()
+        assert page.locator("#status").get_attribute("data-status") == "online"
+        assert page.locator(".felt").count() == 1
+        popup.value.close()
         page.reload()
         page.locator("[data-role=deal-summary][data-deal='1']").wait_for()
         page.locator("[data-role=dismiss-summary]").click()
@@ -216,6 +225,20 @@ def test_prompts_say_what_to_do_and_what_others_wait_for(server, new_page):
         targets = [int(a.rsplit(">", 1)[1]) for a in me.locator(".chooser [data-action]").evaluate_all(
             "els => els.map(e => e.dataset.action)")]
         assert targets == [(seat + 1) % 3, (seat + 2) % 3]
+        # a language switch re-translates every panel: prompt, help, chat
+        me.locator("#lang").select_option("en")
+        me.wait_for_function("document.documentElement.lang === 'en'")
+        assert me.locator("[data-role=prompt]").inner_text().startswith("Give one card to each opponent")
+        assert "talon" in me.locator("[data-role=help-text]").inner_text()
+        assert me.locator(".chat h2").inner_text() == "Chat"
+        assert me.locator("[data-role=chat-form] button").inner_text() == "Send"
+        # the phone's chat: an unread badge while it is closed, gone once opened
+        me.locator("[data-role=chat-form] input").fill("Cześć!")
+        me.locator("[data-role=chat-form] button").click()
+        other.locator("[data-role=unread]", has_text="1").wait_for()
+        other.locator("[data-role=open-chat]").click()
+        other.locator(".chat-text", has_text="Cześć!").wait_for()
+        assert other.locator("[data-role=unread]").count() == 0
         assert not me.errors and not other.errors
 
 
@@ -230,7 +253,24 @@ def test_disconnect_banner_names_the_player(server, new_page):
     banner = page.locator("[data-role=disconnected][data-seat='1']")
     banner.wait_for()
     assert "Guest Who Leaves" in banner.inner_text()
-    assert page.locator("[data-role=bot-now]").count() == 1  # the host may let a bot play now
+    # the host lets a bot play the absent seat now; everyone is told
+    page.locator("[data-role=bot-now]").click()
+    page.locator("[data-role=disconnected][data-seat='1']", has_text="a bot plays for Guest Who Leaves").wait_for()
+    assert page.locator("[data-role=bot-now]").count() == 0
+    assert not page.errors, page.errors
+
+
+def test_im_back_takes_the_seat_back_from_the_bot(server, new_page):
+    """takeover_seconds: a bot plays for the host who waits; his page says so and offers
+    "I'm back", which hands the seat back (a `back` message)."""
+    _need(server, "king-3p")
+    code, players = new_room(server, "king-3p", ["Sleepy", "Awake", "Also"], takeover=3)
+    page = open_seat(new_page, server, code, players[0], PHONE, lang="pl")
+    back = page.locator("[data-role=im-back]")
+    back.wait_for(timeout=45000)  # each seat waits 3 s before its bot; the machine may be busy
+    assert "Teraz gra za ciebie bot" in page.locator("[data-role=bot-plays-you]").inner_text()
+    back.click()
+    back.wait_for(state="detached", timeout=2500)
     assert not page.errors, page.errors
 
 
@@ -278,3 +318,20 @@ def test_long_names_fit_in_the_lobby_and_table_on_the_phone(server, new_page):
     assert no_sideways_overflow(page)
     assert hand_inside_viewport(page) == []
     assert not page.errors
+
+
+def test_last_trick_closes_itself_on_the_next_card(server, new_page):
+    _need(server, "king-classic")
+    code, players = new_room(server, "king-classic", ["Aa", "Bb", "Cc", "Dd"])
+    with WsTable(server, code, [p["token"] for p in players]) as table:
+        table.run(lambda views: 0 if views[0]["view"]["last_trick"] and views[0]["view"]["trick"]
+                  and views[0]["view"]["phase"] == "play" else None, random.Random(3))
+        page = open_seat(new_page, server, code, players[0], PHONE)
+        page.locator("[data-role=last-trick]").click()
+        assert page.locator(".trick.last .card").count() == 4
+        seat = table.view["to_act"][0]
+        action = next(a for a in table.views[seat]["view"]["legal"] if a.startswith("play:"))
+        table.act(seat, action)
+        page.locator(f".trick:is(.current, .held) [data-card='{action[5:]}']").wait_for()
+        assert page.locator(".trick.last").count() == 0
+        assert not page.errors, page.errors

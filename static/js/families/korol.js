@@ -54,7 +54,7 @@ export default {
       seatTable(r.scores.length, ctx, [
         { head: t('tricks'), cls: 'num', cell: (s) => changeCell(r, s) },
         { head: t('tally'), cls: 'num', cell: (s) => String(r.totals[s]) },
-        { head: t('titles_col'), cell: titleCell },
-      ])];
+        (after || []).some(Boolean) ? { head: t('titles_col'), cell: titleCell } : null,
+      ].filter(Boolean))];
   },
 };
