@@ -341,6 +341,7 @@ export function openHistoryPanel(matchId) {
   document.body.classList.add('has-overlay');
   panel = { matchId, content };
   fill(content, matchId, {});
+  overlay.querySelector('[data-role=close-history]').focus();  // Escape closes it from the start
   return overlay;
 }
 

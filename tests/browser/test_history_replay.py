@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from .helpers import WsTable, call, drive
+from .helpers import WsTable, call, drive, play_whole_match_over_api
 from .lobby_helpers import SIZES, as_player, no_raw_ids, no_sideways_overflow, player, room_with
 
 _match: dict = {}
@@ -185,4 +185,21 @@ def test_history_of_every_family_has_no_raw_ids_and_fits(server, new_page, scree
         assert replay.locator("h2").inner_text().endswith(f" {n + 1}")
         no_raw_ids(replay.inner_text())
         no_sideways_overflow(page)
+    assert not page.errors
+
+
+def test_history_link_of_the_lobby_opens_a_panel_and_keeps_the_room_online(server, new_page):
+    match_id, players = play_whole_match_over_api(server, "king-3p", 3, ["Ира", "Olek", "Tom"])
+    room = call(server, "GET", f"/api/matches/{match_id}")["room"]
+    page = new_page(SIZES["desktop"], lang="ru")
+    as_player(page, players[1])
+    page.goto(f"{server}/room/{room}")
+    page.locator("#status[data-status=online]").wait_for()
+    page.locator(".lobby [data-role=history-link]").click()
+    page.locator("[data-role=history-panel] .replay .replay-board").wait_for()
+    assert page.url.endswith(f"/room/{room}")
+    assert page.evaluate("() => window.kozyr.page.socket.ws.readyState") == 1
+    page.keyboard.press("Escape")
+    assert page.locator("[data-role=history-panel]").count() == 0
+    assert page.locator("#status").get_attribute("data-status") == "online"
     assert not page.errors
