@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 
 FAMILY_ORDER = ["thousand", "king", "korol"]
+EXTRA = ["thousand_modern"]  # modern Тысяча (family thousand), listed after the seed variants
 
 
 def load_all() -> None:
@@ -15,4 +16,6 @@ def load_all() -> None:
     families = [n for n in names if "_" not in n]
     ordered = [n for n in FAMILY_ORDER if n in families] + sorted(set(families) - set(FAMILY_ORDER))
     for name in ordered:
+        importlib.import_module(f"{__name__}.{name}")
+    for name in EXTRA:
         importlib.import_module(f"{__name__}.{name}")

@@ -1,0 +1,527 @@
+"""Modern Тысяча / Tysiąc: `thousand-ru` and `tysiac-pl`.
+
+The rules are ../shared/rules/thousand-modern.md (M-1 … M-35, with the T-rules
+of thousand.md it cites).  This module holds the variants, the deal, the
+opening, the redeal requests, the bidding and the talon; the trick play is in
+:mod:`thousand_modern_play`, the scoring of a deal in
+:mod:`thousand_modern_score`, the determinization in
+:mod:`thousand_modern_hidden`.
+
+A deal moves through stages (the public ``phase`` in brackets), each with its
+legal-action method and its action handlers in the tables below:
+
+* ``opening``  the first hand's blind or forced call before the deal (bidding) M-5
+* ``strike``   redeal requests (strike)                                       M-6
+* ``bidding``  the forced 100 and the calls (bidding)                         M-4, M-7, M-8
+* 3, 4 seats: ``give`` → ``contract`` (talon)                                 M-10, M-12, M-13
+* 2 seats:   ``take`` → ``discard`` → ``contract`` (talon)                    M-11, M-12
+* ``play``     (play)                                                         M-15 … M-17
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from ..core import Match, Variant, deal_cards_round, register
+from . import thousand_modern_hidden, thousand_modern_play, thousand_modern_score
+from .thousand_cards import BASE_CAP, DECK, MARRIAGE_VALUE, STRENGTH, card_points, marriages_held
+from .thousand_modern_options import START_TOTALS, check_options, options_for
+
+PHASE_OF_STAGE = {"opening": "bidding", "strike": "strike", "bidding": "bidding", "give": "talon",
+                  "take": "talon", "discard": "talon", "contract": "talon", "play": "play"}
+NO_CAP = 400  # M-7: bid_cap = none
+BLIND_BID = 120  # M-5
+GOLDEN_BID = 120  # M-9
+OPENING_BID = 100  # M-4
+
+
+def parse(action: str) -> tuple[str, str]:
+    """``"give:QS>2"`` -> ``("give", "QS>2")``; the action's kind and argument."""
+    kind, _, arg = action.partition(":")
+    return kind, arg
+
+
+class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.ScoreMixin, Match):
+    strength = STRENGTH
+    deck = DECK
+    confirm_kinds = frozenset({"writeoff", "strike", "blind"})  # M-14, M-6, M-13, M-5
+
+    # -- across deals (M-31, M-35) --------------------------------------------
+
+    def _setup(self) -> None:
+        o = self.options
+        check_options(o, self.seats)
+        n = self.seats
+        self.kind = "2p" if n == 2 else "1001"  # the talon model of thousand_hidden (M-10, M-11)
+        self.hand_size = 10 if n == 2 else 7  # M-1
+        self.talon_count = 4 if n == 2 else 3
+        self.step = o["bid_step"]
+        self.goal = o["goal"]
+        self.barrel = o["barrel"]
+        self.threshold = self.goal - o["barrel_gap"] if self.barrel != "off" else None
+        self.totals = [o[START_TOTALS[k]] for k in range(n)]  # M-31
+        self.bolts = [0] * n
+        self.falls = [0] * n
+        self.writeoffs = [0] * n
+        self.on_barrel = [False] * n  # the frozen barrel (M-25)
+        self.barrel_left: list[int | None] = [None] * n
+        if self.barrel == "frozen":  # M-31: a start total of T starts on the barrel
+            for s in range(n):
+                if self.totals[s] == self.threshold:
+                    self.on_barrel[s] = True
+                    self.barrel_left[s] = o["barrel_deals"]
+        self._struck: list[dict] = []  # voided deals waiting for the next scored one (M-34)
+        self.amounts = list(range(OPENING_BID, NO_CAP + 1, self.step))
+        self.stage = "opening"
+
+    def _totals(self) -> list[int]:
+        return list(self.totals)
+
+    # -- the deal (M-3, T-4, T-5, T-6) ------------------------------------------
+
+    def _start_deal(self) -> None:
+        n, dealer = self.seats, self.dealer
+        calling = [(dealer + i) % n for i in range(1, n)] if n == 4 else \
+            [(dealer + i) % n for i in range(1, n + 1)]  # T-4: with four the dealer sits out
+        self.calling = calling  # first hand first (T-8)
+        self.active = sorted(calling)
+        self.trick_size = len(calling)
+        self.sitting_out = dealer if n == 4 else None
+        self.next_seat = {s: calling[(i + 1) % len(calling)] for i, s in enumerate(calling)}
+        self._try_start = len(self.actions)
+        self.before = list(self.totals)
+        self.in_b = self._barrel_seats()  # B of M-23
+        self.golden = self.options["golden"] and self.deal_no <= n  # M-9
+        o = self.options
+        self.silenced = {s for s in calling if o["silence"] and self.before[s] <= o["silence_below"]}
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.talon: list[str] = []
+        self.dealt = False
+        self.bids: list[tuple[int, str]] = []
+        self.passed: set[int] = set()
+        self.high: int | None = None
+        self.opened = False  # the forced or blind opening call is made (M-4)
+        self.blind_seat: int | None = None  # while the blind stands (M-5)
+        self.blind_deal = False
+        self.declarer: int | None = None
+        self.bid: int | None = None
+        self.contract: int | None = None
+        self.asked: list[int] = []  # seats asked to strike so far, in order (M-6)
+        self.requests_done = False
+        self.shown: list[str] = []
+        self.gives: list[tuple[int, str]] = []
+        self.discards: list[str] = []
+        self.aside: list[str] = []
+        self.trick: list[tuple[int, str]] = []
+        self.trump: str | None = None
+        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.marriages: list[tuple[int, str, str]] = []  # (seat, suit or "A", card led)
+        self.played_by: dict[str, int] = {}
+        self.bans: list[set[str]] = [set() for _ in range(n)]
+        self.first_lead = True
+        self.turn = calling[0]
+        self.stock = self._draw()  # the cards this deal will deal (hidden until dealt)
+        first = calling[0]
+        if (o["blind"] and not self.golden and not self.in_b  # M-5: a blind call is open
+                and self.before[first] >= o["blind_min_total"] and first not in self.silenced):
+            self.stage = "opening"  # step 1: before any card is dealt
+            return
+        self._deal()
+
+    def _barrel_seats(self) -> set[int]:
+        if self.barrel == "frozen":
+            return {s for s in range(self.seats) if self.on_barrel[s]}
+        if self.barrel == "open":  # M-27: a total of T or more at the start of the deal
+            return {s for s in range(self.seats) if self.totals[s] >= self.threshold}
+        return set()
+
+    def _draw(self) -> list[list[str]]:
+        """The next preset (checked) or the seeded shuffle dealt one card at a time
+        (T-6): the hands per seat, then the talon.  Drawn when the deal starts;
+        nothing shows them before they are dealt (M-5: after the opening call)."""
+        preset, deck = self._next_cards()
+        n = self.seats
+        if preset is not None:
+            shape = [self.hand_size if s in self.calling else 0 for s in range(n)]
+            hands, talon = self._check_preset(preset, shape, self.talon_count)
+        else:
+            hands, talon = deal_cards_round(deck, self.calling, self.hand_size, n)
+        return [*hands, talon]
+
+    def _deal(self) -> None:
+        """Step 2 (T-6), then the redeal requests (M-6)."""
+        hands, talon = self.stock[:-1], self.stock[-1]
+        self.stock = []
+        self.hands, self.talon, self.dealt = hands, talon, True
+        self._dealt = {"hands": [list(h) for h in hands], "talon": list(talon)}
+        self._next_request(-1)
+
+    def _qualifies(self, hand: list[str]) -> bool:
+        """M-6: four nines, or fewer card points than ``redeal_weak_below``."""
+        o = self.options
+        if o["redeal_nines"] and sum(1 for c in hand if c[0] == "9") == 4:
+            return True
+        return 0 < o["redeal_weak_below"] and card_points(hand) < o["redeal_weak_below"]
+
+    def _next_request(self, after: int) -> None:
+        """Ask the next qualifying seat after position ``after`` of the calling order."""
+        for i in range(after + 1, len(self.calling)):
+            s = self.calling[i]
+            if self._qualifies(self.hands[s]):
+                self.asked.append(s)
+                self.stage, self.turn = "strike", s
+                return
+        self.requests_done = True
+        if self.golden:  # M-9: no bidding, the first hand declares 120
+            self._end_bidding(self.calling[0], GOLDEN_BID)
+        else:
+            self.stage = "bidding"
+            self.turn = self.calling[1] if self.opened else self.calling[0]
+
+    def _void(self, reason: str, seat: int) -> None:
+        """M-34: the deal is voided; the same dealer deals again, same deal number.
+        The history entry's ``actions`` keep every action since the deal began
+        (the struck deals' too, as Król's do), so ``deal_positions`` replays it."""
+        start = self._try_start
+        self._struck.append({"hands": self._dealt["hands"], "talon": self._dealt["talon"],
+                             "actions": [list(a) for a in self.actions[start:]]})
+        self.last_deal = {"deal": self.deal_no, "scores": [0] * self.seats, "voided": reason,
+                          "seat": seat}
+        self.log = []
+        self._dealt = {}
+        self._start_deal()
+
+    # -- the stage tables -------------------------------------------------------
+
+    def _phase(self) -> str:
+        return PHASE_OF_STAGE[self.stage]
+
+    def _to_act(self) -> list[int]:
+        return [self.turn]
+
+    def _hand(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def _legal(self, seat: int) -> list[str]:
+        return self._LEGAL[self.stage](self, seat)
+
+    def _do(self, seat: int, action: str) -> None:
+        kind, arg = parse(action)
+        self._DO[kind](self, seat, arg, action)
+
+    # -- opening and bidding (M-4, M-5, M-7, M-8) ------------------------------
+
+    def _legal_opening(self, seat: int) -> list[str]:
+        return [f"blind:{BLIND_BID}", f"bid:{OPENING_BID}"]  # M-5
+
+    def _cap(self, hand: list[str]) -> int:
+        """M-7 (T-10): 120 plus the marriages held; or 400 with bid_cap = none."""
+        if self.options["bid_cap"] == "none":
+            return NO_CAP
+        return BASE_CAP + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
+
+    def _calls(self, low: int, high: int, prefix: str) -> list[str]:
+        return [f"{prefix}:{a}" for a in self.amounts if low <= a <= high]
+
+    def _legal_bidding(self, seat: int) -> list[str]:
+        if not self.opened:
+            return [f"bid:{OPENING_BID}"]  # M-4: the first hand's only call
+        if seat in self.silenced:
+            return ["pass"]  # M-8
+        return ["pass"] + self._calls(self.high + self.step, self._cap(self.hands[seat]), "bid")
+
+    def _do_call(self, seat: int, arg: str, action: str) -> None:
+        self.bids.append((seat, action))
+        self._log(seat, action)
+        if action == "pass":
+            self.passed.add(seat)  # T-11: final
+        else:
+            amount = int(arg)
+            if not self.opened:
+                self.opened = True
+                if action.startswith("blind"):
+                    self.blind_seat = seat  # M-5: the blind stands
+            elif seat != self.blind_seat:
+                self.blind_seat = None  # M-5: another seat's bid makes it lapse
+            self.high = amount
+        if self.stage == "opening":
+            self._deal()  # M-5: the cards are dealt right after the call
+            return
+        left = [s for s in self.calling if s not in self.passed]
+        if len(left) == 1:
+            self.blind_deal = self.blind_seat == left[0]
+            self._end_bidding(left[0], self.high)
+            return
+        i = self.calling.index(seat)
+        for k in range(1, len(self.calling) + 1):
+            nxt = self.calling[(i + k) % len(self.calling)]
+            if nxt not in self.passed:
+                self.turn = nxt
+                return
+
+    def _end_bidding(self, declarer: int, bid: int) -> None:
+        self.declarer = self.turn = declarer
+        self.bid = bid
+        if self.seats == 2:
+            self.stage = "take"  # M-11
+            return
+        self.shown = list(self.talon)  # M-10: turned up for all and taken
+        self._log(None, "show:" + ",".join(self.shown))
+        self.hands[declarer].extend(self.talon)
+        self.talon = []
+        self.stage = "give"
+
+    # -- redeal requests (M-6) ------------------------------------------------
+
+    def _legal_strike(self, seat: int) -> list[str]:
+        return ["strike", "accept"]
+
+    def _do_accept(self, seat: int, arg: str, action: str) -> None:
+        self._log(seat, "accept")
+        self._next_request(self.calling.index(seat))
+
+    def _do_strike(self, seat: int, arg: str, action: str) -> None:
+        self._log(seat, "strike")
+        self._void("strike" if self.stage == "strike" else "talon_strike", seat)  # M-6, M-13
+
+    # -- the talon (M-10 … M-14) ----------------------------------------------
+
+    def _opponents(self) -> list[int]:
+        return [s for s in self.calling if s != self.declarer]
+
+    def _barrel_floor(self, seat: int | None = None) -> int:
+        """M-12: a frozen-barrel declarer must name what could take him off."""
+        if self.barrel != "frozen" or (self.declarer if seat is None else seat) not in self.in_b:
+            return 0
+        gap = self.options["barrel_gap"]
+        floor = -(-gap // self.step) * self.step
+        if self.options["goal_strict"] and floor == gap:
+            floor += self.step
+        return floor
+
+    def _may_write_off(self) -> bool:
+        """M-14: not in a golden deal, not with a blind standing, within the limit."""
+        o = self.options
+        if o["writeoff"] == "off" or self.golden or self.blind_deal:
+            return False
+        limit = o["writeoff_limit"]
+        return limit == 0 or self.writeoffs[self.declarer] < limit
+
+    def _may_strike_talon(self) -> bool:
+        """M-13: 3 or 4 seats, not golden, the forced 100 stood, before the first give."""
+        if self.seats == 2 or self.golden or self.bid != OPENING_BID or self.gives:
+            return False
+        o = self.options
+        if 0 < o["redeal_talon_below"] and card_points(self.shown) < o["redeal_talon_below"]:
+            return True
+        return o["redeal_talon_nines"] and sum(1 for c in self.shown if c[0] == "9") >= 2
+
+    def _with_quits(self, acts: list[str]) -> list[str]:
+        return acts + ["writeoff"] if self._may_write_off() else acts
+
+    def _legal_give(self, seat: int) -> list[str]:
+        done = {r for r, _ in self.gives}
+        hand = self.hands[seat]
+        acts = [f"give:{c}>{r}" for r in self._opponents() if r not in done for c in hand]
+        acts = self._with_quits(acts)
+        return acts + ["strike"] if self._may_strike_talon() else acts
+
+    def _do_give(self, seat: int, arg: str, action: str) -> None:
+        card, _, receiver = arg.partition(">")
+        r = int(receiver)
+        self.hands[seat].remove(card)
+        self.hands[r].append(card)
+        self.gives.append((r, card))
+        self._log(seat, action, hidden=f"give:??>{r}", seen_by=(seat, r))  # M-10, C-5
+        if len(self.gives) == len(self.calling) - 1:
+            self.stage = "contract"
+
+    def _legal_take(self, seat: int) -> list[str]:
+        return ["take:top", "take:bottom"]  # M-11
+
+    def _do_take(self, seat: int, arg: str, action: str) -> None:
+        if arg == "top":
+            pair, self.aside = self.talon[:2], self.talon[2:]
+        else:
+            pair, self.aside = self.talon[2:], self.talon[:2]
+        self.talon = []
+        self._log(seat, action)
+        self.shown = list(pair)
+        self._log(None, "show:" + ",".join(pair))
+        self.hands[seat].extend(pair)
+        self.stage = "discard"
+
+    def _legal_discard(self, seat: int) -> list[str]:
+        return self._with_quits(["discard:" + c for c in self.hands[seat]])
+
+    def _do_discard(self, seat: int, arg: str, action: str) -> None:
+        self.hands[seat].remove(arg)
+        self.discards.append(arg)
+        self._log(seat, action, hidden="discard:??", seen_by=(seat,))
+        if len(self.discards) == 2:
+            self.stage = "contract"
+
+    def _legal_contract(self, seat: int) -> list[str]:
+        """M-12: from L = max(winning bid, barrel floor) up to max(L, cap); golden: 120."""
+        if self.golden:
+            return [f"contract:{GOLDEN_BID}"]
+        low = max(self.bid, self._barrel_floor())
+        return self._with_quits(self._calls(low, max(low, self._cap(self.hands[seat])), "contract"))
+
+    def _do_contract(self, seat: int, arg: str, action: str) -> None:
+        self.contract = int(arg)
+        self._log(seat, action)
+        self.stage = "play"
+        self.turn = seat  # T-20: the declarer leads
+        self.first_lead = True
+
+    def _do_writeoff(self, seat: int, arg: str, action: str) -> None:
+        self._log(seat, "writeoff")
+        self._score_writeoff()
+
+    # -- reasons for a rejected action (C-6) ------------------------------------
+
+    def _why_illegal(self, seat: int, action: str) -> str | None:
+        kind, arg = parse(action)
+        stage = self.stage
+        if kind in ("play", "marriage"):
+            if stage != "play":
+                return f"no card play in the {self._phase()} phase"
+            if arg not in self.hands[seat]:
+                return "that card is not in your hand"
+            return self._why_not_this_card(seat, kind, arg)
+        if kind == "bid":
+            if stage not in ("bidding", "opening"):
+                return "the bidding is over"
+            if not self.opened:
+                return "the first call is the forced bid:100 (rule M-4)"
+            if seat in self.silenced:
+                return "a silenced player may only pass (rule M-8)"
+            return (f"bids are multiples of {self.step} from {self.high + self.step} up to "
+                    f"{self._cap(self.hands[seat])} (rule M-7)")
+        if kind == "blind":
+            return "a blind call is the first hand's call before the deal (rule M-5)"
+        if kind == "contract":
+            if stage != "contract":
+                return "the contract is named after the gives or discards (rule M-12)"
+            return "the contract must be one of " + ", ".join(self._legal_contract(seat))
+        if kind == "writeoff":
+            return ("no write-off now: golden deal, blind, limit used or past the first lead "
+                    "(rule M-14)")
+        if kind == "strike":
+            return "a strike needs a qualifying hand or talon at the forced 100 (rules M-6, M-13)"
+        return None
+
+    # -- views (M-33) ---------------------------------------------------------------
+
+    def _view_extra(self, seat: int | None, v: dict) -> None:
+        o = self.options
+        n = self.seats
+        v["trick"] = [[s, c] for s, c in self.trick]
+        v["trump"] = self.trump
+        v["face_up"] = list(self.shown) if PHASE_OF_STAGE[self.stage] == "talon" else []
+        v["bids"] = [[s, call] for s, call in self.bids]
+        v["declarer"] = self.declarer
+        v["bid"] = self.bid
+        v["contract"] = self.contract
+        v["marriages"] = [[s, suit] for s, suit, _ in self.marriages]
+        v["talon_size"] = len(self.talon)
+        v["active"] = list(self.active)
+        v["tricks_won"] = list(self.tricks_won)
+        v["goal"] = self.goal
+        v["totals"] = list(self.totals)
+        v["bolts"] = list(self.bolts)
+        v["falls"] = list(self.falls)
+        if self.barrel == "frozen":
+            v["on_barrel"] = list(self.on_barrel)
+        else:
+            v["on_barrel"] = [s in self.in_b for s in range(n)]
+        v["barrel_left"] = list(self.barrel_left)
+        limit = o["writeoff_limit"]
+        if o["writeoff"] == "off":
+            v["writeoffs_left"] = [0] * n
+        else:
+            v["writeoffs_left"] = [None if limit == 0 else limit - w for w in self.writeoffs]
+        v["golden"] = self.golden and not self.over
+        v["blind"] = self.blind_seat
+        v["sitting_out"] = self.sitting_out
+        v["barrel_floor"] = [self._barrel_floor(s) for s in range(n)]  # M-12, for a bidder
+
+    def _positions(self) -> dict:
+        return {"talon": list(self.talon), "trick": [[s, c] for s, c in self.trick],
+                "taken": [list(w) for w in self.won], "trump": self.trump,
+                "marriages": [[s, suit] for s, suit, _ in self.marriages],
+                "contract": self.contract, "declarer": self.declarer,
+                "face_up": list(self.shown) if PHASE_OF_STAGE[self.stage] == "talon" else [],
+                "discards": list(self.discards), "aside": list(self.aside),
+                "stock": [list(cards) for cards in self.stock]}
+
+    def _locations(self) -> dict[str, list[str]]:
+        locs = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
+        locs.update({f"won:{s}": list(w) for s, w in enumerate(self.won)})
+        locs["talon"] = list(self.talon)
+        locs["trick"] = [c for _, c in self.trick]
+        locs["discard"] = list(self.discards)
+        locs["aside"] = list(self.aside)
+        locs["stock"] = [c for cards in self.stock for c in cards]  # the opening step (M-5)
+        return locs
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        thousand_modern_hidden.redeal_hidden(self, seat, rng)
+
+    _LISTS = ("actions", "log", "_scoresheet", "_history", "_presets_left", "talon", "bids",
+              "shown", "gives", "discards", "aside", "trick", "tricks_won", "marriages", "asked",
+              "totals", "bolts", "falls", "writeoffs", "on_barrel", "barrel_left", "_struck")
+    _SHARED = ("variant", "preset_deals", "options", "calling", "active", "next_seat", "before",
+               "amounts", "last_trick", "last_deal", "_result", "_dealt", "in_b", "silenced")
+
+    def __deepcopy__(self, memo: dict) -> ModernThousandMatch:
+        """A fast deep copy (search bots copy a match very often)."""
+        twin = object.__new__(type(self))
+        out = {}
+        for key, value in self.__dict__.items():
+            if key in self._SHARED:
+                out[key] = value
+            elif key in ("hands", "won", "stock"):
+                out[key] = [list(x) for x in value]
+            elif key == "bans":
+                out[key] = [set(x) for x in value]
+            elif key in ("passed", "played_by"):
+                out[key] = value.copy()
+            elif key in self._LISTS:
+                out[key] = value.copy()
+            elif key == "rng":
+                out[key] = random.Random()
+                out[key].setstate(value.getstate())
+            elif key == "_legal_cache":
+                out[key] = {}
+            else:
+                out[key] = copy.deepcopy(value, memo)
+        twin.__dict__ = out
+        return twin
+
+
+ModernThousandMatch._LEGAL = {
+    "opening": ModernThousandMatch._legal_opening, "strike": ModernThousandMatch._legal_strike,
+    "bidding": ModernThousandMatch._legal_bidding, "give": ModernThousandMatch._legal_give,
+    "take": ModernThousandMatch._legal_take, "discard": ModernThousandMatch._legal_discard,
+    "contract": ModernThousandMatch._legal_contract, "play": ModernThousandMatch._legal_play,
+}
+ModernThousandMatch._DO = {
+    "bid": ModernThousandMatch._do_call, "blind": ModernThousandMatch._do_call,
+    "pass": ModernThousandMatch._do_call, "strike": ModernThousandMatch._do_strike,
+    "accept": ModernThousandMatch._do_accept, "give": ModernThousandMatch._do_give,
+    "take": ModernThousandMatch._do_take, "discard": ModernThousandMatch._do_discard,
+    "contract": ModernThousandMatch._do_contract, "writeoff": ModernThousandMatch._do_writeoff,
+    "play": ModernThousandMatch._do_play, "marriage": ModernThousandMatch._do_play,
+}
+
+
+# --------------------------------------------------------------------------
+# The variants (M-1, M-35)
+
+for _id, _name in (("thousand-ru", "Тысяча (modern, Russian)"), ("tysiac-pl", "Tysiąc (Polish)")):
+    register(Variant(id=_id, family="thousand", name=_name, seat_counts=(2, 3, 4),
+                     match_class=ModernThousandMatch, options=options_for(_id)))
