@@ -3,6 +3,8 @@
 // the house rules are translated by the option's name from the engine's options_schema.
 
 const en = {
+  // the modern Тысяча's calls (the engine's action strings), for the history's log and the table
+  act: { 'blind:120': 'Blind call: 120', writeoff: 'Write off the deal' },
   house: {
     groups: { bidding: 'Bidding', talon: 'Talon', play: 'Play', scoring: 'Scoring', barrel: 'Barrel',
       bolts: 'Bolts', match: 'The match' },
@@ -88,6 +90,7 @@ const en = {
 };
 
 const ru = {
+  act: { 'blind:120': 'Тёмная: 120', writeoff: 'Расписать' },
   house: {
     groups: { bidding: 'Торговля', talon: 'Прикуп', play: 'Розыгрыш', scoring: 'Счёт', barrel: 'Бочка',
       bolts: 'Болты', match: 'Партия' },
@@ -173,6 +176,7 @@ const ru = {
 };
 
 const pl = {
+  act: { 'blind:120': 'W ciemno: 120', writeoff: 'Rezygnuję (bomba)' },
   house: {
     groups: { bidding: 'Licytacja', talon: 'Musik', play: 'Rozgrywka', scoring: 'Punktacja', barrel: 'Beczka',
       bolts: 'Kreski', match: 'Partia' },
