@@ -59,6 +59,9 @@ def test_room_form_shows_translated_rules_and_no_rule_ids_T30_K5_R4(server, new_
     form.locator("select[name=family]").select_option(listed[0][0])
     form.locator("select[name=variant]").select_option(listed[0][1])
     page.screenshot(path=str(screenshots / f"lobby-form-{lang}-{size}.png"), full_page=True)
+    page.evaluate("() => document.querySelectorAll('.opt-group').forEach((d) => { d.open = true; })")
+    no_sideways_overflow(page)
+    page.screenshot(path=str(screenshots / f"lobby-form-open-{lang}-{size}.png"), full_page=True)
     assert not page.errors
 
 
