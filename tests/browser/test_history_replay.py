@@ -163,7 +163,7 @@ def test_history_panel_over_the_table_keeps_the_live_connection(server, new_page
 
 @pytest.mark.parametrize("variant,seats,lang,size", [
     ("king-3p", 3, "pl", "phone"), ("korol-ru", 4, "ru", "phone"), ("krol-pl", 4, "en", "desktop"),
-    ("thousand-ru", 3, "ru", "phone"), ("tysiac-pl", 4, "pl", "desktop")])
+    ("thousand-ru", 3, "ru", "phone"), ("tysiac-pl", 4, "pl", "desktop"), ("thousand-1000-2p", 2, "en", "phone")])
 def test_history_of_every_family_has_no_raw_ids_and_fits(server, new_page, screenshots, variant, seats, lang, size):
     if variant not in registered(server):
         pytest.skip(f"{variant} is not registered")
