@@ -256,7 +256,18 @@ function createRoomForm(variants, ctx) {
       const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs);
       ctx.navigate(room.invite_path);
     } catch (ex) {
-      err.textContent = errorText(ex) + (ex.code === 'invalid_options' && ex.message ? `: ${ex.message}` : '');
+      err.textContent = errorText(ex);
+      for (const el of optBox.querySelectorAll('.field.option.invalid')) el.classList.remove('invalid');
+      if (ex.code !== 'invalid_options') return;
+      // the engine's sentence names the options: show their labels and mark their fields instead
+      const named = inputs.filter((x) => new RegExp(`\\b${x.name}\\b`).test(ex.message || ''));
+      for (const x of named) {
+        x.el.classList.add('invalid');
+        const group = x.el.closest('details');
+        if (group) group.open = true;
+      }
+      const opts = base.variant.options || [];
+      err.textContent += ': ' + (named.length ? named.map((x) => optionText(opts.find((o) => o.name === x.name)).label).join(', ') : ex.message);
     }
   });
   fillVariants();

@@ -130,3 +130,22 @@ def test_bot_controls_fit_the_phone(server, new_page, screenshots, lang):
     no_raw_ids(page.locator(".lobby").inner_text())
     page.screenshot(path=str(screenshots / f"lobby-bots-phone-{lang}.png"), full_page=True)
     assert not page.errors
+
+
+def test_rules_that_do_not_go_together_are_named_in_words_M35(server, new_page):
+    if "thousand-ru" not in registered(server):
+        pytest.skip("thousand-ru is not registered yet")
+    page = new_page(SIZES["phone"], lang="ru")
+    form = open_form(page, server, player(server, "Несовместимо"))
+    form.locator("select[name=variant]").select_option("thousand-ru")
+    page.evaluate("() => document.querySelectorAll('.opt-group').forEach((d) => { d.open = true; })")
+    form.locator("input[name=goal]").fill("200")
+    form.locator("input[name=barrel_gap]").fill("200")  # the barrel must lie below the goal
+    form.locator("[data-role=create]").click()
+    error = form.locator("[data-role=create-error]")
+    page.wait_for_function("() => document.querySelector('[data-role=create-error]').textContent !== ''")
+    assert error.inner_text() == "Эти правила не сочетаются: Играть до, Бочка ниже цели на"
+    no_raw_ids(error.inner_text())
+    assert form.locator(".field.option.invalid").count() == 2
+    assert page.url.endswith("/")
+    assert not page.errors
