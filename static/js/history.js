@@ -215,9 +215,10 @@ class Replay {
           h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: this.family === 'thousand' ? t('talon') : t('face_up') })),
           h('div', { class: 'cards' }, talon.map((c) => cardEl(c, { small: true })))) : null,
         this.pilesEl(pos, trick)),
-      h('div', { class: `replay-trick${closed ? ' closed' : ''}` }, h('span', { class: 'label', text: t('played') }),
+      h('div', { class: `replay-trick${closed ? ' closed' : ''}${trick.length ? '' : ' empty'}` }, h('span', { class: 'label', text: t('played') }),
         closed ? h('span', { class: 'trick-winner', 'data-role': 'trick-winner', text: t('trick_won_by', { name: this.name(closed.winner) }) }) : null,
-        h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', { class: 'replay-slot', 'data-seat': seat },
+        h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', {
+          class: `replay-slot${pos.action && pos.action[0] === seat && String(pos.action[1]).endsWith(':' + c) ? ' just' : ''}`, 'data-seat': seat },
           cardEl(c, { small: true }), h('figcaption', { class: 'replay-slot-name', text: this.name(seat) }))))));
   }
 
