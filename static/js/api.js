@@ -79,4 +79,7 @@ export const api = {
   roomMatches: (code) => req('GET', `/rooms/${enc(code)}/matches`),
   myMatches: () => req('GET', '/players/me/matches?limit=20'),
   match: (id) => req('GET', `/matches/${enc(id)}`),
+  // where every card is after every step of a finished deal (the engine's deal_positions)
+  dealPositions: (id, n) => req('GET', `/matches/${enc(id)}/deals/${Number(n)}/positions`),
+  qrPath: (code) => `/api/rooms/${enc(code)}/qr.svg`,
 };

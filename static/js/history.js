@@ -1,141 +1,289 @@
-// A finished (or running) match: its scoresheet / role table, a chart, and a deal-by-deal replay.
+// A finished (or running) match: its scoresheet / role table, a chart, and a deal-by-deal
+// replay drawn from the engine's deal_positions (GET /api/matches/{id}/deals/{n}/positions):
+// where every card is after every step. The client moves no card by itself and needs no
+// socket, so History opens as a panel over the live table without touching its connection.
 
 import { h, clear, append } from './dom.js';
-import { t, variantName } from './i18n.js';
+import { t, onLang, SUIT_SYMBOL } from './i18n.js';
 import { api } from './api.js';
-import { cardEl } from './cards.js';
-import { parseAction, actionLabel } from './actions.js';
+import { cardEl, suitEl } from './cards.js';
+import { actionLabel } from './actions.js';
 import { scoresEl } from './scores.js';
+import { familyModule } from './families/index.js';
 import { chartEl } from './chart.js';
-import { familyOf } from './table.js';
+import { seatName, gameName } from './lobby.js';
 
-const SUITS = 'SCDH';
+const AUTO_MS = 900;
+const COMMON_KEYS = new Set(['action', 'hands', 'talon', 'trick', 'taken', 'trump', 'marriages', 'contract', 'declarer', 'chooser']);
 
-function sorter(family) {
-  const ranks = family === 'thousand' ? 'ATKQJ9' : 'AKQJT98765432';
-  return (a, b) => (SUITS.indexOf(a[1]) - SUITS.indexOf(b[1])) || (ranks.indexOf(a[0]) - ranks.indexOf(b[0]));
+function known(path) {
+  const v = t(path);
+  return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
+}
+const live = new Set();  // the drawn history views, redrawn on a language switch
+
+onLang(() => { for (const v of [...live]) { if (v.root.isConnected) v.draw(); else { v.stop(); live.delete(v); } } });
+
+let variantsCache = null;
+async function familyOf(detail) {
+  if (detail.family) return detail.family;
+  variantsCache = variantsCache || api.variants().catch(() => []);
+  const v = (await variantsCache).find((x) => x.id === detail.variant);
+  return v ? v.family : String(detail.variant).split('-')[0];
 }
 
-// The position after the first `k` actions of a deal: hands, talon, tricks, discards.
-// Cards are moved where the action says; a card is taken from wherever it lies, so
-// moves the engine makes by itself (taking the talon, a tribute trump) never break it.
-export function replayState(deal, k) {
-  const hands = (deal.hands || []).map((x) => [...x]);
-  const rest = [...(deal.talon || deal.rest || [])];
-  const tricks = [];
-  const discards = [];
-  let current = null;
-  const remove = (card) => {
-    for (const list of [...hands, rest]) {
-      const i = list.indexOf(card);
-      if (i >= 0) { list.splice(i, 1); return; }
-    }
-  };
-  const actions = deal.actions || [];
-  for (let i = 0; i < Math.min(k, actions.length); i++) {
-    const [seat, a] = actions[i];
-    const p = parseAction(a);
-    switch (p.kind) {
-      case 'play':
-      case 'marriage':
-        remove(p.card);
-        if (!current || current.some(([s]) => s === seat)) { current = []; tricks.push(current); }
-        current.push([seat, p.card]);
-        break;
-      case 'give': remove(p.card); if (hands[p.to]) hands[p.to].push(p.card); break;
-      case 'take': remove(p.card); hands[seat].push(p.card); break;
-      case 'discard': remove(p.card); discards.push([seat, p.card]); break;
-      case 'swap': remove(p.card); rest.push(p.card); break;
-      case 'take_pair': {
-        const pair = p.which === 'top' ? rest.splice(0, 2) : rest.splice(2, 2);
-        hands[seat].push(...pair);
-        break;
-      }
-      case 'hand': hands[p.to].push(...hands[seat].splice(0)); break;
-      default: break;
-    }
-  }
-  return { hands, rest, tricks, discards };
+function marriageText(m, name) {
+  const [seat, suit] = m;
+  return t('replay_ui.marriage_of', { name: name(seat), suit: suit === 'A' ? t('replay_ui.ace_marriage') : SUIT_SYMBOL[suit] || suit });
 }
 
-function replayEl(detail, names, family) {
-  const deals = detail.deals || [];
-  const box = h('section', { class: 'replay panel' });
-  if (!deals.length) {
-    box.append(h('h2', { text: t('replay') }), h('p', { class: 'muted', text: t('no_deals') }));
-    return box;
+// --- the deal's summary: the table's own, from the family module ----------------------------
+
+function dealSummaryEl(detail, family, deal, name) {
+  const fam = familyModule({ family }, { variant: detail.variant });
+  const sheet = { scoresheet: detail.scoresheet, role_table: detail.role_table, variant: detail.variant };
+  const body = fam.summary(sheet, deal, { name });
+  if (!body) return null;
+  return h('section', { class: 'summary replay-summary', 'data-role': 'deal-summary', 'data-deal': deal },
+    h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) })), body);
+}
+
+// --- the replay ----------------------------------------------------------------------------
+
+class Replay {
+  constructor(detail, family, names) {
+    this.detail = detail;
+    this.family = family;
+    this.names = names;
+    this.deals = detail.deals || [];
+    this.di = 0;
+    this.step = 0;
+    this.positions = new Map();  // deal number -> {steps} | {error}
+    this.timer = null;
+    this.fromTalon = new Set();
+    this.root = h('section', { class: 'replay panel', tabIndex: 0 });
+    this.root.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowRight') this.go(this.step + 1);
+      if (e.key === 'ArrowLeft') this.go(this.step - 1);
+    });
+    live.add(this);
+    this.draw();
   }
-  let di = 0;
-  let step = 0;
-  const name = (s) => names[s] ?? `#${s}`;
-  const sort = sorter(family);
-  const draw = () => {
-    const deal = deals[di];
-    const actions = deal.actions || [];
-    const st = replayState(deal, step);
-    const trick = st.tricks[st.tricks.length - 1] || [];
+
+  name(s) { return s === null || s === undefined ? '' : (this.names[s] ?? `#${s + 1}`); }
+
+  get deal() { return this.deals[this.di]; }
+
+  steps() {
+    const p = this.positions.get(this.deal.deal);
+    return p && p.steps ? p.steps : null;
+  }
+
+  load() {
+    const n = this.deal.deal;
+    if (this.positions.has(n)) return;
+    this.positions.set(n, { loading: true });
+    api.dealPositions(this.detail.id, n)
+      .then((p) => { this.positions.set(n, p); })
+      .catch((e) => { this.positions.set(n, { error: e }); })
+      .finally(() => this.draw());
+  }
+
+  go(step) {
+    const steps = this.steps();
+    if (!steps) return;
+    this.step = Math.max(0, Math.min(step, steps.length - 1));
+    if (this.step >= steps.length - 1) this.stop();
+    this.draw();
+  }
+
+  toDeal(di) {
+    this.stop();
+    this.di = di;
+    this.step = 0;
+    this.draw();
+  }
+
+  toggleAuto() {
+    if (this.timer) { this.stop(); this.draw(); return; }
+    const steps = this.steps();
+    if (!steps) return;
+    if (this.step >= steps.length - 1) this.step = 0;
+    this.timer = setInterval(() => {
+      if (!this.root.isConnected) { this.stop(); return; }
+      this.go(this.step + 1);
+    }, AUTO_MS);
+    this.draw();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  // The seat whose hand the whole talon went into at or before this step, until the
+  // first card is played (read off the positions: the client moves nothing).
+  talonTaker(steps) {
+    const talon = steps[0].talon || [];
+    const now = steps[this.step];
+    const playing = (pos) => (pos.trick || []).length || (pos.taken || []).some((x) => x && x.length);
+    if (!talon.length || playing(now)) return null;
+    for (let k = 1; k <= this.step; k++) {
+      const pos = steps[k];
+      if ((pos.talon || []).length) continue;
+      const seat = (pos.hands || []).findIndex((hand) => talon.every((c) => hand.includes(c)));
+      if (seat >= 0 && (steps[k - 1].talon || []).length) return seat;
+    }
+    return null;
+  }
+
+  seatEl(pos, seat) {
+    const cards = (pos.hands || [])[seat] || [];
+    const taken = (pos.taken || [])[seat];
+    const badges = [];
+    if (this.deal.dealer === seat) badges.push(h('span', { class: 'badge', text: t('dealer') }));
+    if (pos.declarer === seat) badges.push(h('span', { class: 'badge declarer', text: t('declarer') }));
+    return h('div', { class: `replay-hand${this.deal.dealer === seat ? ' dealer' : ''}`, 'data-seat': seat },
+      h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: this.name(seat) }), badges,
+        taken ? h('span', { class: 'taken muted small', 'data-role': 'taken', text: t('replay_ui.taken', { n: taken.length }) }) : null),
+      h('div', { class: 'cards' }, cards.map((c) => cardEl(c, { small: true, extraClass: this.fromTalon.has(c) ? 'from-talon' : '' }))));
+  }
+
+  // Trump, contract, marriages and the talon's fate at this step, as the engine says.
+  infoEl(pos, steps) {
+    const items = [];
+    if (pos.trump) items.push(h('span', { class: 'info-trump', 'data-role': 'replay-trump' }, `${t('trump')}: `, suitEl(pos.trump)));
+    else if (pos.trump === null && this.family !== 'thousand') items.push(h('span', { class: 'muted', text: t('no_trump') }));
+    if (pos.contract !== null && pos.contract !== undefined) {
+      const c = typeof pos.contract === 'number' ? String(pos.contract) : t('contracts.' + pos.contract);
+      items.push(h('span', { 'data-role': 'replay-contract' }, `${t('contract')}: `, h('b', { text: c }),
+        pos.declarer !== null && pos.declarer !== undefined ? ` · ${this.name(pos.declarer)}` : ''));
+    }
+    if ((pos.marriages || []).length) {
+      items.push(h('span', { 'data-role': 'replay-marriages' }, `${t('marriages')}: `,
+        pos.marriages.map((m) => marriageText(m, (s) => this.name(s))).join(', ')));
+    }
+    const taker = this.talonTaker(steps);
+    if (taker !== null) {
+      items.push(h('span', { class: 'talon-taken', 'data-role': 'talon-taken', text: t('replay_ui.talon_to', { name: this.name(taker) }) }));
+    }
+    return items.length ? h('p', { class: 'replay-info' }, items.map((x, i) => [i ? h('span', { class: 'sep', text: ' · ' }) : null, x])) : null;
+  }
+
+  // The trick completed by this step's card: the engine has already moved it to the
+  // winner's taken pile, so it is read off the difference of the two positions.
+  closedTrick(steps) {
+    if (this.step === 0) return null;
+    const prev = steps[this.step - 1];
+    const pos = steps[this.step];
+    if ((pos.trick || []).length || !(prev.trick || []).length || !pos.taken || !prev.taken) return null;
+    const winner = pos.taken.findIndex((cards, s) => cards && cards.length > ((prev.taken[s] || []).length));
+    if (winner < 0) return null;
+    const fresh = new Set(pos.taken[winner].filter((c) => !(prev.taken[winner] || []).includes(c)));
+    const played = [...prev.trick];
+    for (const [s, c] of prev.trick) fresh.delete(c);
+    const [seat] = pos.action || [];
+    const last = [...fresh].find((c) => !(pos.hands[seat] || []).includes(c) && (prev.hands[seat] || []).includes(c));
+    if (last) played.push([seat, last]);
+    return { winner, cards: played };
+  }
+
+  // The family's own piles (Król's stock and set-aside cards, spare hands, 2p discards ...),
+  // each only with the cards not already drawn in a hand, the talon or the trick.
+  pilesEl(pos, trick) {
+    const shown = new Set([...(pos.hands || []).flat(), ...(pos.talon || []), ...trick.map(([, c]) => c)]);
+    return Object.entries(pos).filter(([key]) => !COMMON_KEYS.has(key)).map(([key, pile]) => {
+      const cards = (Array.isArray(pile) ? pile.flat(2) : []).filter((c) => typeof c === 'string' && !shown.has(c));
+      if (!cards.length) return null;
+      return h('div', { class: 'replay-hand rest', 'data-pile': key },
+        h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: known('replay_ui.piles.' + key) || t('face_up') })),
+        h('div', { class: 'cards' }, cards.map((c) => cardEl(c, { small: true }))));
+    });
+  }
+
+  boardEl(steps) {
+    const pos = steps[this.step];
+    const closed = this.closedTrick(steps);
+    const trick = closed ? closed.cards : (pos.trick || []);
+    this.fromTalon = new Set(this.talonTaker(steps) !== null ? steps[0].talon : []);
+    const seats = (pos.hands || []).length;
+    const talon = pos.talon || [];
+    return h('div', { class: 'replay-board' },
+      h('div', { class: 'replay-hands' },
+        Array.from({ length: seats }, (_, s) => this.seatEl(pos, s)),
+        talon.length ? h('div', { class: 'replay-hand rest', 'data-role': 'replay-talon' },
+          h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: this.family === 'thousand' ? t('talon') : t('face_up') })),
+          h('div', { class: 'cards' }, talon.map((c) => cardEl(c, { small: true })))) : null,
+        this.pilesEl(pos, trick)),
+      h('div', { class: `replay-trick${closed ? ' closed' : ''}${trick.length ? '' : ' empty'}` }, h('span', { class: 'label', text: t('played') }),
+        closed ? h('span', { class: 'trick-winner', 'data-role': 'trick-winner', text: t('trick_won_by', { name: this.name(closed.winner) }) }) : null,
+        h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', {
+          class: `replay-slot${pos.action && pos.action[0] === seat && String(pos.action[1]).endsWith(':' + c) ? ' just' : ''}`, 'data-seat': seat },
+          cardEl(c, { small: true }), h('figcaption', { class: 'replay-slot-name', text: this.name(seat) }))))));
+  }
+
+  logEl(steps) {
+    return h('ol', { class: 'replay-log', 'aria-label': t('replay_ui.log') }, steps.slice(1).map((st, i) => {
+      const [seat, a] = st.action || [null, ''];
+      return h('li', { class: i === this.step - 1 ? 'now' : (i < this.step ? 'done' : ''), onclick: () => { this.stop(); this.go(i + 1); } },
+        seat === null ? null : h('b', { text: this.name(seat) }), h('span', { text: a ? actionLabel(a, (s) => this.name(s)) : '' }));
+    }));
+  }
+
+  draw() {
+    const box = this.root;
     clear(box);
-    append(box, [
-      h('h2', null, t('replay'), ' — ', t('deal_n', { n: deal.deal })),
-      h('div', { class: 'replay-nav' },
-        h('button', { type: 'button', class: 'btn ghost', 'data-role': 'prev-deal', disabled: di === 0,
-          onclick: () => { di -= 1; step = 0; draw(); } }, t('prev_deal')),
-        h('button', { type: 'button', class: 'btn', 'data-role': 'back', disabled: step === 0,
-          onclick: () => { step -= 1; draw(); } }, '◀ ', t('back')),
-        h('span', { class: 'step', 'data-role': 'step', text: t('step', { i: step, n: actions.length }) }),
-        h('button', { type: 'button', class: 'btn', 'data-role': 'forward', disabled: step >= actions.length,
-          onclick: () => { step += 1; draw(); } }, t('forward'), ' ▶'),
-        h('button', { type: 'button', class: 'btn ghost', 'data-role': 'next-deal', disabled: di >= deals.length - 1,
-          onclick: () => { di += 1; step = 0; draw(); } }, t('next_deal'))),
-      h('div', { class: 'replay-board' },
-        h('div', { class: 'replay-hands' },
-          st.hands.map((cards, seat) => h('div', { class: `replay-hand${deal.dealer === seat ? ' dealer' : ''}`, 'data-seat': seat },
-            h('span', { class: 'pname', text: name(seat) + (deal.dealer === seat ? ` (${t('dealer')})` : '') }),
-            h('div', { class: 'cards' }, [...cards].sort(sort).map((c) => cardEl(c, { small: true }))))),
-          st.rest.length ? h('div', { class: 'replay-hand rest' }, h('span', { class: 'pname', text: family === 'thousand' ? t('talon') : '·' }),
-            h('div', { class: 'cards' }, st.rest.map((c) => cardEl(c, { small: true })))) : null,
-          st.discards.length ? h('div', { class: 'replay-hand rest' }, h('span', { class: 'pname', text: t('discarded') }),
-            h('div', { class: 'cards' }, st.discards.map(([, c]) => cardEl(c, { small: true })))) : null),
-        h('div', { class: 'replay-trick' }, h('span', { class: 'label', text: t('played') }),
-          h('div', { class: 'cards' }, trick.map(([seat, c]) => h('div', { class: 'played' }, cardEl(c, { small: true }),
-            h('span', { class: 'slot-name', text: name(seat) })))))),
-      h('ol', { class: 'replay-log' }, actions.map(([seat, a], i) => h('li', {
-        class: i === step - 1 ? 'now' : (i < step ? 'done' : ''),
-        onclick: () => { step = i + 1; draw(); },
-      }, h('b', { text: name(seat) + ': ' }), h('span', { text: actionLabel(a, name) })))),
-      deal.row && step >= actions.length ? h('p', { class: 'deal-result' },
-        (deal.row.scores || []).map((v, s) => h('span', { class: 'ld', text: `${name(s)} ${v > 0 ? '+' : ''}${v}` }))) : null]);
-  };
-  box.tabIndex = 0;
-  box.addEventListener('keydown', (e) => {
-    const n = (deals[di].actions || []).length;
-    if (e.key === 'ArrowRight' && step < n) { step += 1; draw(); }
-    if (e.key === 'ArrowLeft' && step > 0) { step -= 1; draw(); }
-  });
-  draw();
-  return box;
+    if (!this.deals.length) {
+      append(box, [h('h2', { text: t('replay') }), h('p', { class: 'muted', text: t('no_deals') })]);
+      return;
+    }
+    this.load();
+    const p = this.positions.get(this.deal.deal) || {};
+    const steps = this.steps();
+    const last = steps ? steps.length - 1 : 0;
+    const nav = h('div', { class: 'replay-nav' },
+      h('button', { type: 'button', class: 'btn ghost', 'data-role': 'prev-deal', disabled: this.di === 0,
+        onclick: () => this.toDeal(this.di - 1) }, t('prev_deal')),
+      h('button', { type: 'button', class: 'btn', 'data-role': 'back', disabled: !steps || this.step === 0,
+        onclick: () => { this.stop(); this.go(this.step - 1); } }, '◀ ', t('back')),
+      h('span', { class: 'step', 'data-role': 'step', text: t('step', { i: this.step, n: last }) }),
+      h('button', { type: 'button', class: 'btn', 'data-role': 'forward', disabled: !steps || this.step >= last,
+        onclick: () => { this.stop(); this.go(this.step + 1); } }, t('forward'), ' ▶'),
+      h('button', { type: 'button', class: `btn${this.timer ? ' on' : ''}`, 'data-role': 'auto-play', disabled: !steps,
+        'aria-pressed': String(!!this.timer), onclick: () => this.toggleAuto() }, this.timer ? `❚❚ ${t('replay_ui.pause')}` : `▶ ${t('replay_ui.auto')}`),
+      h('button', { type: 'button', class: 'btn ghost', 'data-role': 'next-deal', disabled: this.di >= this.deals.length - 1,
+        onclick: () => this.toDeal(this.di + 1) }, t('next_deal')));
+    append(box, [h('h2', null, t('replay'), ' — ', t('deal_n', { n: this.deal.deal })), nav]);
+    if (p.error) {
+      box.append(h('p', { class: 'muted', 'data-role': 'no-positions', text: t('replay_ui.no_positions') }));
+      return;
+    }
+    if (!steps) {
+      box.append(h('p', { class: 'muted', text: t('loading') }));
+      return;
+    }
+    box.dataset.step = String(this.step);
+    append(box, [this.infoEl(steps[this.step], steps), this.boardEl(steps),
+      this.step >= last ? dealSummaryEl(this.detail, this.family, this.deal.deal, (s) => this.name(s)) : null,
+      this.logEl(steps)]);
+  }
 }
 
-export async function renderHistory(root, matchId, { link }) {
-  clear(root).append(h('p', { class: 'muted', text: t('loading') }));
-  let detail;
-  try {
-    detail = await api.match(matchId);
-  } catch (e) {
-    clear(root).append(h('p', { class: 'error', text: e.status === 404 ? t('not_found') : `${t('error')}: ${e.message}` }));
-    return;
-  }
+// --- the page / the panel --------------------------------------------------------------------
+
+function historyBody(detail, family, { link }) {
   const n = Math.max(detail.seats.length, ...(detail.scoresheet || []).map((r) => (r.totals || []).length));
-  const names = Array.from({ length: n }, (_, s) => (detail.seats.find((x) => x.seat === s) || {}).name ?? `#${s}`);
-  const family = familyOf(detail.variant);
+  const names = Array.from({ length: n }, (_, s) => seatName(detail.seats.find((x) => x.seat === s)) || `#${s + 1}`);
   const rows = detail.scoresheet || [];
   const series = names.map((_, s) => rows.map((r) => (r.totals || [])[s] ?? 0));
   const winners = detail.result && detail.result.winners ? detail.result.winners.map((s) => names[s]).join(', ') : null;
-  clear(root).append(h('div', { class: 'history', 'data-match': detail.id },
+  const roomLink = link ? link(`/room/${detail.room}`, detail.room) : h('a', { href: `/room/${encodeURIComponent(detail.room)}`, text: detail.room });
+  const replay = new Replay(detail, family, names);
+  return h('div', { class: 'history', 'data-match': detail.id },
     h('header', { class: 'history-head panel' },
-      h('h1', null, variantName(detail.variant), ' — ', t('match_n', { n: detail.number })),
+      h('h1', null, gameName(detail.variant), ' — ', t('match_n', { n: detail.number })),
       h('p', null,
-        h('span', { text: `${t('room')} ` }), link(`/room/${detail.room}`, detail.room),
+        h('span', { text: `${t('room')} ` }), roomLink,
         h('span', { class: 'muted', text: ` · ${t('status_' + detail.status)} · ${new Date(detail.created_at).toLocaleString()}` })),
       h('p', { class: 'players' }, names.map((nm, s) => h('span', { class: 'player-chip', text: nm, 'data-seat': s }))),
       winners ? h('p', { class: 'winners', text: t('winners', { names: winners }) }) : null,
@@ -146,5 +294,61 @@ export async function renderHistory(root, matchId, { link }) {
         scoresEl(family, detail.variant, detail, names)),
       h('section', { class: 'panel' }, h('h2', { text: t('chart') }),
         rows.length ? chartEl(series, names, { title: t('chart') }) : h('p', { class: 'muted', text: t('no_deals') }))),
-    replayEl(detail, names, family)));
+    replay.root);
+}
+
+async function fill(root, matchId, ctx, resume = null) {
+  clear(root).append(h('p', { class: 'muted', text: t('loading') }));
+  let detail;
+  try {
+    detail = await api.match(matchId);
+  } catch (e) {
+    clear(root).append(h('p', { class: 'error', text: e.status === 404 ? t('not_found') : `${t('error')}: ${e.message}` }));
+    return;
+  }
+  const family = await familyOf(detail);
+  clear(root).append(historyBody(detail, family, ctx));
+  const replay = [...live].find((v) => root.contains(v.root));
+  if (replay && resume) { replay.di = Math.min(resume.di, Math.max(0, replay.deals.length - 1)); replay.step = resume.step; replay.draw(); }
+}
+
+let panel = null;  // the open history panel: {matchId, content}
+
+onLang(() => {
+  if (!panel || !panel.content.isConnected) return;
+  const replay = [...live].find((v) => panel.content.contains(v.root));
+  fill(panel.content, panel.matchId, {}, replay ? { di: replay.di, step: replay.step } : null);
+});
+
+// The history as a page (the route #/match/ID).
+export async function renderHistory(root, matchId, ctx = {}) {
+  await fill(root, matchId, ctx);
+}
+
+// The history as a panel over the current page (the table, the lobby): the live
+// connection and the seat's presence stay as they are.
+export function openHistoryPanel(matchId) {
+  closeHistoryPanel();
+  const content = h('div', { class: 'history-panel-body' });
+  const overlay = h('div', { class: 'lobby-overlay history-overlay', 'data-role': 'history-panel' },
+    h('div', { class: 'lobby-dialog wide', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('history') },
+      h('div', { class: 'dialog-head' }, h('h2', { text: t('history') }),
+        h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-history', 'aria-label': t('replay_ui.close'),
+          onclick: () => closeHistoryPanel() }, '✕')),
+      content));
+  overlay.addEventListener('click', (e) => { if (e.target === overlay) closeHistoryPanel(); });
+  overlay.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeHistoryPanel(); });
+  document.body.append(overlay);
+  document.body.classList.add('has-overlay');
+  panel = { matchId, content };
+  fill(content, matchId, {});
+  overlay.querySelector('[data-role=close-history]').focus();  // Escape closes it from the start
+  return overlay;
+}
+
+export function closeHistoryPanel() {
+  panel = null;
+  for (const el of document.querySelectorAll('[data-role=history-panel]')) el.remove();
+  for (const v of [...live]) if (!v.root.isConnected) { v.stop(); live.delete(v); }
+  document.body.classList.remove('has-overlay');
 }

@@ -1,5 +1,7 @@
 // Russian, Polish and English: the interface and the game terms in the players' own words.
 
+import { LOBBY_WORDS } from './i18n_lobby.js';
+
 const LANGS = ['ru', 'pl', 'en'];
 const KEY = 'kozyr.lang';
 
@@ -395,6 +397,7 @@ export function addStrings(dicts) {
 }
 
 addStrings(TABLE);
+addStrings(LOBBY_WORDS);  // the lobby's, invite's and history's words (i18n_lobby.js)
 
 
 function pick() {

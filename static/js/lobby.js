@@ -1,80 +1,134 @@
-// The home page (name, new room with house rules, my matches) and the room's lobby (seats).
+// The home page (name, new room with house rules, my matches), the room's lobby (seats) and
+// the invitation (who invites to what, the seats, share / copy, QR code) — also as a panel
+// the table opens during a match (openInvitePanel).
 
 import { h, clear } from './dom.js';
-import { t, variantName, cardText, botName, BOT_LEVELS } from './i18n.js';
+import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
+import { openHistoryPanel } from './history.js';
 
-const OPTION_LABELS = {
-  en: { goal: 'Play to', round5_up: 'A 5 rounds up', order: 'Order of the negative deals',
-    king_strict: 'K♥ must also go under a led A♥', reigns: 'Reigns after the crowning', first_lead_card: 'Its holder leads first' },
-  ru: { goal: 'Играть до', round5_up: '5 округляется вверх', order: 'Порядок игр на минус',
-    king_strict: 'Кинг ♥ сносится и под туза ♥', reigns: 'Правлений после коронации', first_lead_card: 'Первым ходит владелец карты' },
-  pl: { goal: 'Gra do', round5_up: '5 zaokrąglamy w górę', order: 'Kolejność gier na minus',
-    king_strict: 'Król ♥ musi też pójść pod asa ♥', reigns: 'Panowań po koronacji', first_lead_card: 'Pierwszy wychodzi posiadacz karty' },
-};
+// --- words ---------------------------------------------------------------------------
 
-function optionLabel(opt) {
-  const lang = document.documentElement.lang;
-  return (OPTION_LABELS[lang] && OPTION_LABELS[lang][opt.name]) || opt.label || opt.name;
+// t() gives back the last part of the key when a word is missing: tell that apart.
+function known(path, vars) {
+  const v = t(path, vars);
+  return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
 }
 
-function optionValue(value) {
-  if (Array.isArray(value)) return value.map((x) => (t('contracts.' + x) === x ? x : t('contracts.' + x))).join(' › ');
-  if (typeof value === 'boolean') return value ? '✓' : '✗';
+// A seated person's or bot's name as the reader should see it.
+export function seatName(s) {
+  if (!s) return '';
+  if (s.is_bot || s.bot_key) return botKeyName(s.bot_key, s.level);
+  return s.name || '';
+}
+
+export function gameName(id, fallback) {
+  return known('house.variant_names.' + id) || variantName(id, fallback);
+}
+
+const START_TOTAL = /^start_total_(\d+)$/;
+
+// The option's label and description by its name (the schema's English as the last resort).
+export function optionText(opt) {
+  const m = START_TOTAL.exec(opt.name);
+  if (m) {
+    const seat = t('house.seat_n', { n: Number(m[1]) + 1 });
+    return { label: t('house.opt.start_total.label', { seat }), desc: known('house.opt.start_total.desc') || '' };
+  }
+  return {
+    label: known(`house.opt.${opt.name}.label`) || opt.label || opt.name.replace(/_/g, ' '),
+    desc: known(`house.opt.${opt.name}.desc`) || opt.description || '',
+  };
+}
+
+export function optionValueText(name, value) {
+  if (Array.isArray(value)) return value.map((x) => known('contracts.' + x) || x).join(' › ');
+  if (typeof value === 'boolean') return value ? t('house.on') : t('house.off');
   if (typeof value === 'string' && /^[2-9TJQKA][SCDH]$/.test(value)) return cardText(value);
-  return String(value);
+  if (typeof value === 'string') return known(`house.val.${name}.${value}`) || value.replace(/_/g, ' ');
+  return String(value).replace('-', '−');
 }
 
-// One input per option of the variant's options_schema; returns {el, value()}.
-function optionInput(opt) {
+const GROUPS = ['bidding', 'talon', 'play', 'scoring', 'barrel', 'bolts', 'match'];
+const FEATURED = ['thousand-ru', 'tysiac-pl'];  // offered first in the form
+const SAME = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// --- the house-rule inputs -------------------------------------------------------------
+
+// One input per option of the variant's options_schema: {el, value(), set(v), name}.
+function optionInput(opt, onChange) {
   const id = `opt-${opt.name}`;
-  let el;
+  let input;
   let value;
+  let set;
   switch (opt.type) {
     case 'int': {
-      el = h('input', { id, type: 'number', min: opt.min, max: opt.max, step: opt.step || 1, value: opt.default, name: opt.name });
-      value = () => Number(el.value);
+      input = h('input', { id, type: 'number', min: opt.min, max: opt.max, step: opt.step || 1, value: opt.default, name: opt.name });
+      value = () => Number(input.value);
+      set = (v) => { input.value = v; };
       break;
     }
     case 'bool': {
-      el = h('input', { id, type: 'checkbox', checked: !!opt.default, name: opt.name });
-      value = () => el.checked;
+      input = h('input', { id, type: 'checkbox', checked: !!opt.default, name: opt.name });
+      value = () => input.checked;
+      set = (v) => { input.checked = !!v; };
       break;
     }
     case 'choice':
     case 'card': {
-      el = h('select', { id, name: opt.name }, (opt.allowed || []).map((v) => h('option', {
-        value: typeof v === 'string' ? v : JSON.stringify(v), selected: v === opt.default,
-        text: opt.type === 'card' ? cardText(v) : String(v),
+      const key = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+      input = h('select', { id, name: opt.name }, (opt.allowed || []).map((v) => h('option', {
+        value: key(v), selected: SAME(v, opt.default), text: opt.type === 'card' ? cardText(v) : optionValueText(opt.name, v),
       })));
-      value = () => (opt.allowed.find((v) => (typeof v === 'string' ? v : JSON.stringify(v)) === el.value));
+      value = () => opt.allowed.find((v) => key(v) === input.value);
+      set = (v) => { input.value = key(v); };
       break;
     }
     case 'permutation': {
-      const order = [...(opt.default || opt.allowed || [])];
-      el = h('ol', { id, class: 'permutation', 'data-name': opt.name });
+      let order = [...(opt.default || opt.allowed || [])];
+      input = h('ol', { id, class: 'permutation', 'data-name': opt.name });
       const draw = () => {
-        clear(el);
-        order.forEach((item, i) => el.append(h('li', null,
-          h('span', { text: t('contracts.' + item) === item ? item : t('contracts.' + item) }),
+        clear(input);
+        order.forEach((item, i) => input.append(h('li', null,
+          h('span', { text: optionValueText(opt.name, [item]) }),
           h('button', { type: 'button', class: 'btn tiny', disabled: i === 0, 'aria-label': '↑',
-            onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; draw(); } }, '↑'),
+            onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; draw(); onChange(); } }, '↑'),
           h('button', { type: 'button', class: 'btn tiny', disabled: i === order.length - 1, 'aria-label': '↓',
-            onclick: () => { [order[i + 1], order[i]] = [order[i], order[i + 1]]; draw(); } }, '↓'))));
+            onclick: () => { [order[i + 1], order[i]] = [order[i], order[i + 1]]; draw(); onChange(); } }, '↓'))));
       };
       draw();
       value = () => [...order];
+      set = (v) => { order = [...v]; draw(); };
       break;
     }
     default:
       return null;
   }
-  const rule = h('small', { class: 'muted rule', text: opt.rule || '' });
-  if (opt.type === 'bool') {
-    return { el: h('div', { class: 'field option check' }, h('label', { for: id, class: 'check' }, el, optionLabel(opt), ' ', rule)), value };
-  }
-  return { el: h('div', { class: 'field option' }, h('label', { for: id }, h('span', null, optionLabel(opt), ' ', rule)), el), value };
+  input.addEventListener('change', onChange);
+  input.addEventListener('input', onChange);
+  const { label, desc } = optionText(opt);
+  const descEl = desc ? h('small', { class: 'opt-desc', id: `${id}-desc`, text: desc }) : null;
+  if (descEl) input.setAttribute('aria-describedby', descEl.id);
+  const el = opt.type === 'bool'
+    ? h('div', { class: 'field option check', 'data-option': opt.name }, h('label', { for: id, class: 'check' }, input, h('span', { text: label })), descEl)
+    : h('div', { class: 'field option', 'data-option': opt.name }, h('label', { for: id }, h('span', { text: label })), input, descEl);
+  return { el, value, set, name: opt.name };
 }
+
+// The variants that share one option list in one family are presets of each other
+// ("as in Russia", "as in Poland"): found from the schema alone.
+function presetsOf(variants, v) {
+  const names = (x) => (x.options || []).map((o) => o.name).sort().join(',');
+  if ((v.options || []).length < 2) return [];
+  const same = variants.filter((x) => x.family === v.family && names(x) === names(v));
+  return same.length > 1 ? same : [];
+}
+
+function defaultsOf(v) {
+  return Object.fromEntries((v.options || []).map((o) => [o.name, o.default]));
+}
+
+// --- the home page ---------------------------------------------------------------------
 
 function nameForm(onSaved) {
   const who = me();
@@ -89,7 +143,7 @@ function nameForm(onSaved) {
     try {
       await onSaved(input.value.trim());
     } catch (ex) {
-      err.textContent = ex.message;
+      err.textContent = errorText(ex);
     }
   });
   return form;
@@ -100,12 +154,310 @@ function takeoverInput(value) {
   return h('input', { type: 'number', name: 'takeover_seconds', min: 0, max: 86400, step: 1, value, placeholder: '0' });
 }
 
+// The room form: game, variant (presets first), seats, house rules in groups.
+function createRoomForm(variants, ctx) {
+  const ordered = [...variants].sort((a, b) => {
+    const fa = FEATURED.indexOf(a.id), fb = FEATURED.indexOf(b.id);
+    return (fa < 0 ? 99 : fa) - (fb < 0 ? 99 : fb);
+  });
+  const families = [...new Set(ordered.map((v) => v.family))];
+  const famSel = h('select', { name: 'family' }, families.map((f) => h('option', { value: f, text: t('families.' + f) })));
+  const varSel = h('select', { name: 'variant' });
+  const seatSel = h('select', { name: 'seats' });
+  const presetBox = h('div', { class: 'presets', 'data-role': 'presets' });
+  const optBox = h('div', { class: 'options' });
+  const err = h('p', { class: 'error', 'data-role': 'create-error' });
+  let inputs = [];
+  let base = null;  // the variant whose defaults the inputs are compared with
+
+  const changed = () => inputs.filter((x) => !SAME(x.value(), base.defaults[x.name]));
+  const showSeats = () => {
+    for (const x of inputs) {
+      const m = START_TOTAL.exec(x.name);
+      if (m) x.el.hidden = Number(m[1]) >= Number(seatSel.value);
+    }
+    for (const d of optBox.querySelectorAll('details')) {
+      d.querySelector('summary small').textContent = ` · ${d.querySelectorAll('.field.option:not([hidden])').length}`;
+    }
+  };
+  const drawPresets = () => {
+    const v = base.variant;
+    const presets = presetsOf(variants, v);
+    clear(presetBox);
+    presetBox.hidden = !presets.length;
+    if (!presets.length) return;
+    const diff = changed().length;
+    const pick = (p) => {
+      varSel.value = p.id;
+      fillVariant();
+    };
+    presetBox.append(h('span', { class: 'preset-label', text: t('house.preset') }),
+      h('div', { class: 'preset-buttons', role: 'radiogroup' },
+        presets.map((p) => h('button', { type: 'button', class: `btn preset${p.id === v.id && !diff ? ' on' : ''}`,
+          role: 'radio', 'aria-checked': String(p.id === v.id && !diff), 'data-preset': p.id,
+          onclick: () => pick(p) }, known('house.presets.' + p.id) || gameName(p.id, p.name))),
+        h('button', { type: 'button', class: `btn preset${diff ? ' on' : ''}`, role: 'radio', 'aria-checked': String(!!diff),
+          'data-preset': 'custom', onclick: () => { for (const d of optBox.querySelectorAll('details')) d.open = true; } },
+        diff ? t('house.customised', { n: diff }) : t('house.custom'))));
+  };
+  const fillVariants = () => {
+    clear(varSel).append(...ordered.filter((v) => v.family === famSel.value)
+      .map((v) => h('option', { value: v.id, text: gameName(v.id, v.name) })));
+    fillVariant();
+  };
+  const fillVariant = () => {
+    const v = variants.find((x) => x.id === varSel.value);
+    if (!v) return;
+    const seats = seatSel.value;
+    clear(seatSel).append(...v.seat_counts.map((n) => h('option', { value: n, text: String(n) })));
+    const usual = v.seat_counts.includes(3) ? 3 : v.seat_counts[0];  // a table of three, when the game allows it
+    seatSel.value = v.seat_counts.map(String).includes(seats) ? seats : String(usual);
+    base = { variant: v, defaults: defaultsOf(v) };
+    const onChange = () => drawPresets();
+    inputs = (v.options || []).map((o) => [o, optionInput(o, onChange)]).filter(([, x]) => x);
+    const grouped = inputs.some(([o]) => o.group);
+    const many = inputs.length > 8;
+    clear(optBox);
+    if (inputs.length) optBox.append(h('h3', { text: t('house_rules') }));
+    if (!grouped) {
+      optBox.append(h('div', { class: 'option-list' }, inputs.map(([, x]) => x.el)));
+    } else {
+      for (const g of GROUPS.concat(['other'])) {
+        const mine = inputs.filter(([o]) => (GROUPS.includes(o.group) ? o.group : 'other') === g);
+        if (!mine.length) continue;
+        const title = g === 'other' ? t('options') : t('house.groups.' + g);
+        optBox.append(h('details', { class: 'opt-group', 'data-group': g, open: !many },
+          h('summary', null, h('span', { text: title }), h('small', { class: 'muted', text: ` · ${mine.length}` })),
+          h('div', { class: 'option-list' }, mine.map(([, x]) => x.el))));
+      }
+    }
+    inputs = inputs.map(([, x]) => x);
+    showSeats();
+    drawPresets();
+  };
+  const takeover = takeoverInput('');
+  famSel.addEventListener('change', fillVariants);
+  varSel.addEventListener('change', fillVariant);
+  seatSel.addEventListener('change', showSeats);
+  const form = h('form', { class: 'create-room', 'data-role': 'create-room' },
+    h('div', { class: 'row' },
+      h('label', { class: 'field' }, t('game'), famSel),
+      h('label', { class: 'field' }, t('variant'), varSel),
+      h('label', { class: 'field' }, t('seats_n'), seatSel)),
+    presetBox, optBox,
+    h('label', { class: 'field takeover' }, t('takeover_seconds'), takeover),
+    h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const options = {};  // only what differs from the chosen variant's own defaults
+    for (const x of changed()) if (!(x.el.hidden)) options[x.name] = x.value();
+    try {
+      const secs = takeover.value.trim() === '' ? undefined : Number(takeover.value);
+      const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs);
+      ctx.navigate(room.invite_path);
+    } catch (ex) {
+      err.textContent = errorText(ex);
+      for (const el of optBox.querySelectorAll('.field.option.invalid')) el.classList.remove('invalid');
+      if (ex.code !== 'invalid_options') return;
+      // the engine's sentence names the options: show their labels and mark their fields instead
+      const named = inputs.filter((x) => new RegExp(`\\b${x.name}\\b`).test(ex.message || ''));
+      for (const x of named) {
+        x.el.classList.add('invalid');
+        const group = x.el.closest('details');
+        if (group) group.open = true;
+      }
+      const opts = base.variant.options || [];
+      err.textContent += ': ' + (named.length ? named.map((x) => optionText(opts.find((o) => o.name === x.name)).label).join(', ') : ex.message);
+    }
+  });
+  fillVariants();
+  return form;
+}
+
+// A room code as typed (any case, spaces) or a whole invite link: the part the server looks up.
+function codeFromInput(text) {
+  const s = text.trim();
+  const m = /\/room\/([^/?#\s]+)/.exec(s);
+  return (m ? decodeURIComponent(m[1]) : s).replace(/\s+/g, '');
+}
+
+export function renderNameGate(root, onSaved, code) {
+  const form = nameForm(onSaved);
+  const box = h('section', { class: 'panel narrow name-gate' }, h('h1', { text: 'Kozyr' }), form);
+  clear(root).append(box);
+  const roomCode = code || (/^\/room\/([^/]+)\/?$/.exec(location.pathname) || [])[1];
+  if (roomCode) {  // a guest who followed an invite: say who invites to what before asking the name
+    api.room(decodeURIComponent(roomCode)).then((room) => {
+      box.querySelector('h1').replaceWith(h('h1', { class: 'invite-who', 'data-role': 'invite-who', text: inviteLine(room) }));
+      box.insertBefore(seatsSummaryEl(room), form);
+      box.insertBefore(h('p', { class: 'muted small', text: t('invite_ui.name_hint') }), form);
+    }).catch(() => {});
+  }
+}
+
+export async function renderHome(root, ctx) {
+  if (me()) await ensurePlayer().catch(() => null);
+  const who = me();
+  clear(root);
+  const page = h('div', { class: 'home' });
+  root.append(page);
+  page.append(h('section', { class: 'panel' },
+    who ? h('h1', { text: t('hello', { name: who.name }) }) : h('h1', { text: 'Kozyr' }),
+    nameForm(async (name) => { await ctx.savePlayer(name); ctx.rerender(); })));
+  if (!who) return;
+
+  const variants = await api.variants().catch(() => []);
+  const code = h('input', { type: 'text', name: 'code', placeholder: 'AB3K9XQ2', maxlength: 200, autocapitalize: 'characters',
+    autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'join-hint' });
+  const join = h('form', { class: 'join', 'data-role': 'join' }, h('label', null, t('join_code'), code),
+    h('button', { type: 'submit', class: 'btn', text: t('join') }),
+    h('small', { class: 'muted', id: 'join-hint', text: t('invite_ui.join_hint') }));
+  join.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const c = codeFromInput(code.value);
+    if (c) ctx.navigate('/room/' + encodeURIComponent(c));
+  });
+  page.append(h('section', { class: 'panel' }, h('h2', { text: t('create_room') }), createRoomForm(variants, ctx)),
+    h('section', { class: 'panel' }, join));
+
+  const list = h('section', { class: 'panel' }, h('h2', { text: t('my_matches') }));
+  page.append(list);
+  const matches = await api.myMatches().catch(() => []);
+  if (!matches.length) list.append(h('p', { class: 'muted', text: t('no_matches') }));
+  else {
+    list.append(h('ul', { class: 'matches' }, matches.map((m) => h('li', null,
+      ctx.link(`#/match/${m.id}`, `${gameName(m.variant)} — ${t('match_n', { n: m.number })}`),
+      h('span', { class: 'muted', text: ` · ${m.seats.map(seatName).join(', ')} · ${t('status_' + m.status)} · ` }),
+      ctx.link(`/room/${m.room}`, `${t('room')} ${m.room}`)))));
+  }
+}
+
+// --- the invitation --------------------------------------------------------------------
+
+function inviteLine(room) {
+  const host = room.host ? seatName(room.host) : '';
+  return t('invite_ui.invites', { host, game: gameName(room.variant, room.variant_name) });
+}
+
+function isHostOf(room) {
+  const who = me();
+  return !!(who && room.host && room.host.id === who.id);
+}
+
+function seatsSummaryEl(room) {
+  const free = room.seats.filter((s) => s.player === null).length;
+  return h('div', { class: 'invite-seats', 'data-role': 'invite-seats' },
+    h('p', { class: 'muted small', text: [t('invite_ui.game_seats', { game: t('families.' + room.family), n: room.seat_count }),
+      room.status === 'playing' ? t('invite_ui.playing') : t('invite_ui.free_n', { n: free })].join(' · ') }),
+    h('ol', { class: 'invite-seat-list' }, room.seats.map((s) => h('li', { 'data-seat': s.seat, class: s.player === null ? 'free' : '' },
+      h('span', { class: `dot ${s.connected ? 'on' : 'off'}` }),
+      s.player === null ? h('span', { class: 'muted', text: t('empty_seat') }) : h('span', { class: 'pname', text: seatName(s) })))));
+}
+
+function inviteUrl(room) {
+  return room.invite_url || (location.origin + room.invite_path);
+}
+
+// Copy without navigator.clipboard (plain http): select the link in a textarea and copy.
+function copyFallback(field, url) {
+  field.value = url;
+  field.hidden = false;
+  field.focus();
+  field.select();
+  field.setSelectionRange(0, url.length);
+  let ok = false;
+  try { ok = document.execCommand('copy'); } catch { ok = false; }
+  return ok;
+}
+
+// The invite link with Share (Web Share API where present, else copy) and its QR code.
+export function inviteEl(room, { qr = true } = {}) {
+  const url = inviteUrl(room);
+  const status = h('p', { class: 'copy-status small', 'data-role': 'copy-status', 'aria-live': 'polite' });
+  const field = h('textarea', { class: 'copy-field', 'data-role': 'invite-copy-field', readonly: true, rows: 2, hidden: true,
+    'aria-label': t('invite') });
+  const copy = async () => {
+    let ok = false;
+    if (navigator.clipboard && window.isSecureContext) {
+      try { await navigator.clipboard.writeText(url); ok = true; } catch { ok = false; }
+    }
+    if (!ok) {
+      ok = copyFallback(field, url);
+      linkEl.hidden = true;  // the selected field shows the link now
+    }
+    status.textContent = ok ? t('invite_ui.copied') : t('invite_ui.copy_hint');
+    status.dataset.copied = String(ok);
+  };
+  const share = async () => {
+    const game = gameName(room.variant, room.variant_name);
+    try {
+      await navigator.share({ title: `Kozyr — ${game}`, text: t('invite_ui.share_text', { game }), url });
+    } catch (e) {
+      if (!e || e.name !== 'AbortError') await copy();
+    }
+  };
+  const canShare = typeof navigator.share === 'function';
+  const buttons = h('div', { class: 'invite-buttons' },
+    canShare ? h('button', { type: 'button', class: 'btn primary', 'data-role': 'share-invite', onclick: share }, t('invite_ui.share')) : null,
+    h('button', { type: 'button', class: `btn${canShare ? '' : ' primary'}`, 'data-role': 'copy-invite', onclick: copy }, t('invite_ui.copy')));
+  const linkEl = h('code', { class: 'invite-link', 'data-role': 'invite-link', text: url });
+  const qrImg = qr ? h('img', { class: 'qr', 'data-role': 'invite-qr', src: api.qrPath(room.code),
+    alt: t('invite_ui.qr_alt'), width: 136, height: 136, loading: 'lazy' }) : null;
+  return h('div', { class: 'invite', 'data-role': 'invite' },
+    h('div', { class: 'invite-main' },
+      h('span', { class: 'invite-label', text: t('invite') }),
+      linkEl, field, buttons, status),
+    qrImg ? h('figure', { class: 'qr-box' }, qrImg, h('figcaption', { class: 'muted small', text: t('invite_ui.scan') })) : null);
+}
+
+let panel = null;  // the open invite panel: {room, el}
+
+function drawInvitePanel() {
+  if (!panel) return;
+  const { room } = panel;
+  const close = () => closeInvitePanel();
+  const body = h('div', { class: 'lobby-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'invite-title', 'data-role': 'invite-panel' },
+    h('div', { class: 'dialog-head' },
+      h('h2', { id: 'invite-title', text: t('invite_ui.title') }),
+      h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-invite', onclick: close, 'aria-label': t('invite_ui.close') }, '✕')),
+    h('p', { class: 'invite-who', 'data-role': 'invite-who', text: isHostOf(room) ? gameName(room.variant, room.variant_name) : inviteLine(room) }),
+    seatsSummaryEl(room),
+    inviteEl(room),
+    h('p', { class: 'muted small', text: t('invite_ui.watch') }));
+  clear(panel.el).append(body);
+}
+
+// The invite link, the QR code and the seats over the page (the table opens it during a match).
+export function openInvitePanel(room) {
+  if (!panel) {
+    const el = h('div', { class: 'lobby-overlay', 'data-role': 'invite-overlay' });
+    el.addEventListener('click', (e) => { if (e.target === el) closeInvitePanel(); });
+    el.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeInvitePanel(); });
+    document.body.append(el);
+    panel = { el };
+  }
+  panel.room = room;
+  drawInvitePanel();
+  const first = panel.el.querySelector('[data-role=copy-invite]');
+  if (first) first.focus();
+  return { update: (r) => { if (panel) { panel.room = r; drawInvitePanel(); } }, close: closeInvitePanel };
+}
+
+export function closeInvitePanel() {
+  if (panel) panel.el.remove();
+  panel = null;
+}
+
+onLang(() => drawInvitePanel());
+
+// --- the room's lobby ------------------------------------------------------------------
+
 // A seat's person or bot: the name (a bot's in the reader's language) and its badges.
 function seatWho(s, room, who) {
   if (s.player === null) return [h('span', { class: 'muted', text: t('empty_seat') })];
   if (s.is_bot) {
     return [h('span', { class: 'badge bot', text: t('bot') }),
-      h('span', { class: 'pname bot-name', 'data-level': s.level || '', text: botName(s.level || 'basic') })];
+      h('span', { class: 'pname bot-name', 'data-level': s.level || '', text: seatName(s) })];
   }
   return [h('span', { class: 'pname', text: s.name }),
     s.player === room.host.id ? h('span', { class: 'badge', text: t('host') }) : null,
@@ -144,103 +496,52 @@ function takeoverForm(room, ctx) {
   return form;
 }
 
-export function renderNameGate(root, onSaved) {
-  clear(root).append(h('section', { class: 'panel narrow' }, h('h1', { text: 'Kozyr' }), nameForm(onSaved)));
+let variantList = null;  // GET /api/variants, once: the defaults the room's rules are compared with
+function variantsOnce() {
+  variantList = variantList || api.variants().catch(() => { variantList = null; return []; });
+  return variantList;
 }
 
-export async function renderHome(root, ctx) {
-  if (me()) await ensurePlayer().catch(() => null);
-  const who = me();
-  clear(root);
-  const page = h('div', { class: 'home' });
-  root.append(page);
-  page.append(h('section', { class: 'panel' },
-    who ? h('h1', { text: t('hello', { name: who.name }) }) : h('h1', { text: 'Kozyr' }),
-    nameForm(async (name) => { await ctx.savePlayer(name); ctx.rerender(); })));
-  if (!who) return;
-
-  // New room
-  const variants = await api.variants().catch(() => []);
-  const families = [...new Set(variants.map((v) => v.family))];
-  const famSel = h('select', { name: 'family' }, families.map((f) => h('option', { value: f, text: t('families.' + f) })));
-  const varSel = h('select', { name: 'variant' });
-  const seatSel = h('select', { name: 'seats' });
-  const optBox = h('div', { class: 'options' });
-  const err = h('p', { class: 'error' });
-  let inputs = [];
-  const fillVariants = () => {
-    clear(varSel).append(...variants.filter((v) => v.family === famSel.value)
-      .map((v) => h('option', { value: v.id, text: variantName(v.id, v.name) })));
-    fillVariant();
-  };
-  const fillVariant = () => {
-    const v = variants.find((x) => x.id === varSel.value);
-    if (!v) return;
-    clear(seatSel).append(...v.seat_counts.map((n) => h('option', { value: n, text: String(n), selected: n === v.seat_counts[0] })));
-    inputs = (v.options || []).map((o) => [o, optionInput(o)]).filter(([, x]) => x);
-    clear(optBox).append(inputs.length ? h('h3', { text: t('house_rules') }) : '', h('div', { class: 'option-list' }, inputs.map(([, x]) => x.el)));
-  };
-  const takeover = takeoverInput('');
-  famSel.addEventListener('change', fillVariants);
-  varSel.addEventListener('change', fillVariant);
-  const form = h('form', { class: 'create-room', 'data-role': 'create-room' },
-    h('div', { class: 'row' },
-      h('label', { class: 'field' }, t('game'), famSel),
-      h('label', { class: 'field' }, t('variant'), varSel),
-      h('label', { class: 'field' }, t('seats_n'), seatSel)),
-    optBox,
-    h('label', { class: 'field takeover' }, t('takeover_seconds'), takeover),
-    h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const options = {};
-    for (const [o, x] of inputs) options[o.name] = x.value();
-    try {
-      const secs = takeover.value.trim() === '' ? undefined : Number(takeover.value);
-      const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs);
-      ctx.navigate(room.invite_path);
-    } catch (ex) {
-      err.textContent = ex.message;
+// The room's house rules in words: the preset when nothing differs, else what differs from it.
+function roomOptionsEl(room) {
+  const box = h('div', { class: 'room-rules', 'data-role': 'room-rules' });
+  variantsOnce().then((variants) => {
+    const v = variants.find((x) => x.id === room.variant);
+    const defaults = v ? defaultsOf(v) : {};
+    const opts = Object.entries(room.options || {}).filter(([k, val]) => !(k in defaults) || !SAME(val, defaults[k]));
+    const preset = known('house.presets.' + room.variant);
+    clear(box);
+    if (preset) box.append(h('p', { class: 'muted small', text: `${t('house.preset')}: ${preset}` }));
+    if (opts.length) {
+      box.append(h('ul', { class: 'room-options muted small' },
+        opts.map(([k, val]) => h('li', null, h('span', { text: `${optionText({ name: k }).label}: ` }), h('b', { text: optionValueText(k, val) })))));
     }
   });
-  fillVariants();
-  const code = h('input', { type: 'text', name: 'code', placeholder: 'ABC123', maxlength: 32 });
-  const join = h('form', { class: 'join', 'data-role': 'join' }, h('label', null, t('join_code'), code),
-    h('button', { type: 'submit', class: 'btn', text: t('join') }));
-  join.addEventListener('submit', (e) => { e.preventDefault(); if (code.value.trim()) ctx.navigate('/room/' + encodeURIComponent(code.value.trim())); });
-  page.append(h('section', { class: 'panel' }, h('h2', { text: t('create_room') }), form), h('section', { class: 'panel' }, join));
-
-  // My matches
-  const list = h('section', { class: 'panel' }, h('h2', { text: t('my_matches') }));
-  page.append(list);
-  const matches = await api.myMatches().catch(() => []);
-  if (!matches.length) list.append(h('p', { class: 'muted', text: t('no_matches') }));
-  else {
-    list.append(h('ul', { class: 'matches' }, matches.map((m) => h('li', null,
-      ctx.link(`#/match/${m.id}`, `${variantName(m.variant)} — ${t('match_n', { n: m.number })}`),
-      h('span', { class: 'muted', text: ` · ${m.seats.map((x) => x.name).join(', ')} · ${t('status_' + m.status)} · ` }),
-      ctx.link(`/room/${m.room}`, `${t('room')} ${m.room}`)))));
-  }
+  return box;
 }
 
-// The room's seats and invite link (shown while waiting, and above a finished match).
+// A link to a match's history that opens it as a panel over the room (the live
+// connection stays); a click with a modifier still opens the page in a new tab.
+export function historyLink(matchId, text, cls) {
+  const a = h('a', { href: `#/match/${matchId}`, class: cls, text, 'data-role': 'history-link' });
+  a.addEventListener('click', (e) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    openHistoryPanel(matchId);
+  });
+  return a;
+}
+
+// The room's seats and invitation (shown while waiting, and above a finished match).
 export function roomLobbyEl(room, ctx) {
   const who = me();
   const mySeat = room.seats.find((s) => who && s.player === who.id);
   const isHost = who && room.host.id === who.id;
   const full = room.seats.every((s) => s.player !== null);
-  const copyBtn = h('button', { type: 'button', class: 'btn', 'data-role': 'copy-invite', text: t('copy') });
-  const link = room.invite_url || (location.origin + room.invite_path);
-  copyBtn.addEventListener('click', async () => {
-    try { await navigator.clipboard.writeText(link); copyBtn.textContent = t('copied'); } catch {
-      const sel = window.getSelection(); const r = document.createRange(); r.selectNodeContents(linkEl); sel.removeAllRanges(); sel.addRange(r);
-    }
-  });
-  const linkEl = h('code', { class: 'invite-link', 'data-role': 'invite-link', text: link });
   const seats = h('ul', { class: 'seat-list' }, room.seats.map((s) => h('li', { class: `seat-row${s.player === (who && who.id) ? ' mine' : ''}`, 'data-seat': s.seat },
     h('span', { class: 'seat-no', text: `${t('seat')} ${s.seat + 1}` }),
     h('span', { class: `dot ${s.connected ? 'on' : 'off'}` }),
-    seatWho(s, room, who),
+    h('span', { class: 'seat-who' }, seatWho(s, room, who)),
     room.status !== 'playing' && s.player === null && !mySeat
       ? h('button', { type: 'button', class: 'btn primary small', 'data-role': 'take-seat', 'data-seat': s.seat,
         onclick: () => ctx.seat(s.seat, true) }, t('take_seat')) : null,
@@ -257,15 +558,14 @@ export function roomLobbyEl(room, ctx) {
     if (isHost) actions.append(h('button', { type: 'button', class: 'btn primary', 'data-role': 'rematch', disabled: !full, onclick: () => ctx.rematch() }, t('rematch')));
     else actions.append(h('p', { class: 'muted', text: t('waiting_host') }));
   }
-  if (room.match) actions.append(ctx.link(`#/match/${room.match.id}`, t('history'), 'btn ghost'));
-  const opts = Object.entries(room.options || {});
+  if (room.match) actions.append(historyLink(room.match.id, t('history'), 'btn ghost'));
   return h('section', { class: 'panel lobby', 'data-room': room.code },
-    h('h1', null, variantName(room.variant, room.variant_name), ' ', h('small', { class: 'muted', text: `${t('room')} ${room.code}` })),
-    h('div', { class: 'invite' }, h('span', { text: t('invite') + ': ' }), linkEl, copyBtn),
+    h('h1', null, gameName(room.variant, room.variant_name), ' ', h('small', { class: 'muted', text: `${t('room')} ${room.code}` })),
+    isHost ? null : h('p', { class: 'invite-who', 'data-role': 'invite-who', text: inviteLine(room) }),
+    inviteEl(room),
     seats,
     isHost ? takeoverForm(room, ctx)
       : (room.takeover_seconds ? h('p', { class: 'muted small', text: `${t('takeover_short')}: ${room.takeover_seconds}` }) : null),
-    opts.length ? h('ul', { class: 'room-options muted small' },
-      opts.map(([k, v]) => h('li', null, h('span', { text: `${optionLabel({ name: k })}: ` }), h('b', { text: optionValue(v) })))) : null,
+    roomOptionsEl(room),
     actions);
 }

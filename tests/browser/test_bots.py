@@ -33,7 +33,7 @@ def test_host_seats_bots_and_plays_a_whole_deal_of_king(server, new_page, screen
     lobby = host.locator(".lobby")
     # each bot shows as a bot, its level in words; no one else's seat has a bot control left
     assert lobby.locator(".badge.bot").count() == 3
-    assert lobby.locator(".seat-row[data-seat='3'] .bot-name").inner_text() == "Bot (strong)"
+    assert lobby.locator(".seat-row[data-seat='3'] .bot-name").inner_text() == "Ada"  # bot_key strong-1
     assert lobby.locator("[data-role=add-bot]").count() == 0
     # the host removes one and seats another level instead
     lobby.locator(".seat-row[data-seat='2'] [data-role=remove-bot]").click()
@@ -41,7 +41,7 @@ def test_host_seats_bots_and_plays_a_whole_deal_of_king(server, new_page, screen
     assert lobby.locator(".badge.bot").count() == 2
     assert host.locator("[data-role=start]").is_disabled()
     add_bot(host, 2, "basic")
-    assert lobby.locator(".seat-row[data-seat='2'] .bot-name").inner_text() == "Bot (basic)"
+    assert lobby.locator(".seat-row[data-seat='2'] .bot-name").inner_text() == "Sam"  # bot_key basic-1
     host.screenshot(path=str(screenshots / "lobby-bots.png"))
     start(host)
     host.locator(".felt").wait_for()
@@ -67,10 +67,10 @@ def test_bot_names_in_russian_and_polish(server, new_page):
     host = new_page(lang="ru")
     host_room(host, server, "Вера", "king", "king-classic", 4)
     add_bot(host, 1, "strong")
-    assert host.locator(".seat-row[data-seat='1'] .bot-name").inner_text() == "Бот (сильный)"
+    assert host.locator(".seat-row[data-seat='1'] .bot-name").inner_text() == "Михалыч"
     assert host.locator(".seat-row[data-seat='1'] .badge.bot").inner_text().lower() == "бот"
     host.locator("#lang").select_option("pl")
-    host.locator(".seat-row[data-seat='1'] .bot-name", has_text="Bot (mocny)").wait_for()
+    host.locator(".seat-row[data-seat='1'] .bot-name", has_text="Zbyszek").wait_for()
     options = host.locator(".seat-row[data-seat='2'] [data-role=bot-level] option").all_inner_texts()
     assert options == ["losowy", "podstawowy", "mocny"]
     assert not host.errors, host.errors
