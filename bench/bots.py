@@ -57,7 +57,8 @@ FULL_ITERATIONS = 60
 
 
 def seats_for(variant_id: str) -> int:
-    return find_variant(variant_id).seat_counts[0]  # Тысяча: 3, nobody sits out
+    counts = find_variant(variant_id).seat_counts
+    return 3 if 3 in counts else counts[0]  # Тысяча: 3, nobody sits out (modern: not 2)
 
 
 def make(level: str, seed: int, args) -> object:

@@ -31,8 +31,11 @@ def thousand_policy(match, seat, legal, rng):
     """Random card play; bids and contracts kept near the minimum so scores grow.
 
     Relies only on the order of ``legal`` (pass first, then bids low to high;
-    the winning bid first among contracts; throw / refuse last)."""
+    the winning bid first among contracts; throw / refuse last).  Modern
+    Тысяча: no blind call, redeal requests accepted (M-5, M-6)."""
     first = legal[0]
+    if first == "blind:120" or legal[-1] == "accept":
+        return legal[-1]
     if first == "pass":
         return first if len(legal) == 1 or rng.random() < 0.55 else legal[1]
     if first[0] in "bc":  # a forced bid (T-13) or the contract list

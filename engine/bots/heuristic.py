@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 
-from . import heuristic_king, heuristic_korol, heuristic_thousand
+from . import heuristic_king, heuristic_korol, heuristic_modern, heuristic_thousand
 from .base import Bot, Determinize, Knowledge, card_of, kind
 
 FAMILIES = {"thousand": heuristic_thousand, "king": heuristic_king, "korol": heuristic_korol}
+#: Variants whose calls differ from their family's (modern Тысяча, M-4 … M-14).
+BY_VARIANT = {"thousand-ru": heuristic_modern, "tysiac-pl": heuristic_modern}
 
 # Safe answers to questions a family module does not know, best first.
 _SAFE = ("keep", "accept", "pass")
@@ -48,7 +50,7 @@ class HeuristicBot(Bot):
             return legal[0]
         rng = rng or self.rng
         k = Knowledge(view)
-        module = FAMILIES.get(k.family)
+        module = BY_VARIANT.get(view["variant"]) or FAMILIES.get(k.family)
         try:
             action = module.decide(k, rng) if module else None
         except Exception:  # a bot must never stop a table: fall back to a default
@@ -72,7 +74,7 @@ def candidates(view: dict, best: str, limit: int = 8) -> list[str]:
     if len(legal) <= limit or kinds <= {"play", "marriage", "throw", "refuse", "order", "trump"}:
         return list(legal)  # card play and Кинг's orders: every one is worth a look
     k = Knowledge(view)
-    module = FAMILIES.get(k.family)
+    module = BY_VARIANT.get(view["variant"]) or FAMILIES.get(k.family)
     out: list[str] = [best]
     if "bid" in kinds or "contract" in kinds:
         steps = [a for a in legal if kind(a) in ("bid", "contract")]

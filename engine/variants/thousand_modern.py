@@ -291,9 +291,9 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _opponents(self) -> list[int]:
         return [s for s in self.calling if s != self.declarer]
 
-    def _barrel_floor(self) -> int:
+    def _barrel_floor(self, seat: int | None = None) -> int:
         """M-12: a frozen-barrel declarer must name what could take him off."""
-        if self.barrel != "frozen" or self.declarer not in self.in_b:
+        if self.barrel != "frozen" or (self.declarer if seat is None else seat) not in self.in_b:
             return 0
         gap = self.options["barrel_gap"]
         floor = -(-gap // self.step) * self.step
@@ -447,6 +447,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         v["golden"] = self.golden and not self.over
         v["blind"] = self.blind_seat
         v["sitting_out"] = self.sitting_out
+        v["barrel_floor"] = [self._barrel_floor(s) for s in range(n)]  # M-12, for a bidder
 
     def _positions(self) -> dict:
         return {"talon": list(self.talon), "trick": [[s, c] for s, c in self.trick],

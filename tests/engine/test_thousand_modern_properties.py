@@ -16,6 +16,7 @@ import random
 import pytest
 
 import engine.variants.thousand_modern  # noqa: F401  (registers the variants)
+from engine.bots import HeuristicBot
 from engine.variants.thousand_cards import MARRIAGE_VALUE, card_points, marriages_held
 from tests.engine.invariants import matches_per_variant, play_checked
 
@@ -56,12 +57,14 @@ def person_policy(match, seat: int, legal: list[str], rng: random.Random) -> str
         return "pass"
     if rest[0].startswith("contract:"):
         return rest[0] if rng.random() < 0.9 or len(rest) == 1 else rest[1]
-    marriages = [a for a in rest if a.startswith("marriage:")]
-    if marriages and rng.random() < 0.7:
-        return rng.choice(marriages)
-    return rng.choice(rest)
+    if rng.random() < 0.3:
+        return rng.choice(rest)
+    # mostly the rule-of-thumb card play, so contracts are made and matches end
+    choice = BOT.choose(match.bot_view(seat), rng)
+    return choice if choice in rest else rng.choice(rest)
 
 
+BOT = HeuristicBot(0)
 CASES = ["thousand-ru", "tysiac-pl"]
 
 
