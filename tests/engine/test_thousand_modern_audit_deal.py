@@ -397,3 +397,42 @@ def test_marriage_only_while_holding_both_M16():
     assert not [a for a in legal(m) if a.startswith("marriage:")]
     with pytest.raises(IllegalAction):
         m.apply(1, "marriage:KH")
+
+
+# -- an opponent's marriage (M-16, M-19), two seats ------------------------------
+
+OPP_DECL = ["AS", "TS", "AC", "TC", "AD", "TD", "AH", "TH", "9S", "JS"]
+OPP_OPP = ["KS", "QS", "KC", "QC", "KD", "QD", "KH", "QH", "JC", "JD"]
+OPP_TALON = ["9C", "9D", "JH", "9H"]
+
+
+@pytest.mark.parametrize("variant,points,written0", [("thousand-ru", [5, 115], 105),
+                                                      ("tysiac-pl", [0, 110], 100)])
+def test_opponent_marriage_counts_for_him_M16_M19(variant, points, written0):
+    m = new(variant, seats=2, presets=[{"hands": [OPP_OPP, OPP_DECL], "rest": OPP_TALON}], blind=False)
+    do(m, "bid:100", "pass", "take:top", "discard:9C", "discard:9D", "contract:100")
+    do(m, "play:9S", "play:KS")  # seat 0 takes the first trick (4 points)
+    assert one(m) == 0 and "marriage:KH" in legal(m)
+    do(m, "marriage:KH", "play:AH", "play:TH", "play:QH")
+    assert m.view(None)["trump"] == "H"
+    play_out(m, ["play:AS", "play:TS", "play:AC", "play:TC", "play:AD", "play:TD", "play:JS"])
+    row = m.scoresheet()[-1]
+    assert row["tricks"] == [1, 9] and row["points_raw"] == [4, 114] and row["points"] == points
+    assert row["marriages"] == [[0, "H"]]
+    assert row["written"] == [written0, 100] and row["made"] is True
+
+
+def test_golden_two_seats_M9():
+    m = new("thousand-ru", seats=2, golden=True,
+            presets=[{"hands": [TWO_OPP, TWO_DECL], "rest": TWO_TALON}])
+    v = m.view(None)
+    assert v["phase"] == "talon" and v["declarer"] == 1 and v["bid"] == 120
+    assert sorted(legal(m)) == ["take:bottom", "take:top"]
+    do(m, "take:bottom")
+    assert "writeoff" not in legal(m)
+    do(m, "discard:JS", "discard:9S")
+    assert legal(m) == ["contract:120"]
+    do(m, "contract:120")
+    play_out(m, TWO_PLAIN)
+    row = m.scoresheet()[-1]
+    assert row["golden"] is True and row["written"] == [0, 240] and row["bolts"] == [1, 0]

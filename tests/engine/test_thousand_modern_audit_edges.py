@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from engine import find_variant
+from engine import IllegalAction, find_variant
 from tests.engine.modern_audit import (
+    LEADS,
     LEADS_PLAIN,
     LOSE1,
     LOSE1_PLAY,
@@ -19,6 +20,7 @@ from tests.engine.modern_audit import (
     lose1_deal,
     new,
     one,
+    play_out,
     strong,
     strong_deal,
 )
@@ -180,3 +182,57 @@ def test_round5_down_option_M18():
 def test_lose1_ru_totals_M19():
     m = new("thousand-ru", presets=[LOSE1], blind=False)
     assert lose1_deal(m, 105)["written"] == [15, 105, 0]
+
+
+def test_golden_barrel_short_of_goal_loses_the_score_M9_M25():
+    # gap 250: T = 750; the golden contract is 120, +240 takes him only to 990
+    m = new("thousand-ru", presets=[strong(0)], golden=True, barrel_gap=250, start_total_1=750)
+    do(m, "give:AD>2", "give:TD>0")
+    assert legal(m) == ["contract:120"]
+    do(m, "contract:120")
+    play_out(m, LEADS)
+    row = m.scoresheet()[-1]
+    assert row["written"] == [0, 240, 0] and row["totals"] == [0, 750, 0]
+    assert row["barrel_left"] == [None, 2, None] and row["events"][1] == [] and not m.is_over()
+
+
+def test_frozen_barrel_pl_floor_200_M12():
+    m = new("tysiac-pl", presets=[strong(0)], barrel="frozen", start_total_1=800)
+    do(m, "bid:100", "pass", "pass", "give:AD>2", "give:TD>0")
+    assert [a for a in legal(m) if a.startswith("contract:")] == ["contract:200", "contract:210",
+                                                                   "contract:220"]
+
+
+def test_open_barrel_has_no_floor_M12():
+    m = new("tysiac-pl", presets=[strong(0)], start_total_1=800)
+    do(m, "bid:100", "pass", "pass", "give:AD>2", "give:TD>0")
+    assert [a for a in legal(m) if a.startswith("contract:")][0] == "contract:100"
+
+
+@pytest.mark.parametrize("action", ["contract:105", "contract:90", "contract:230", "give:AD>1",
+                                    "give:9H>2", "bid:130", "pass", "writeoffs", "play:AS", ""])
+def test_illegal_actions_change_nothing_M32(action):
+    m = new("tysiac-pl", presets=[strong(0)])
+    do(m, "bid:100", "pass", "pass", "give:AD>2", "give:TD>0")
+    before = m.view(1)
+    with pytest.raises(IllegalAction):
+        m.apply(1, action)
+    assert m.view(1) == before
+
+
+def test_second_marriage_changes_trump_M16():
+    # seat 2 declares 220 on KS QS KC QC; he leads AD (from the talon) and wins, declares
+    # the club marriage; seat 1 takes it with AC and declares the heart marriage
+    m = new("thousand-ru", presets=[strong(0)], blind=False)
+    do(m, "bid:100", "bid:220", "pass", "pass")
+    assert m.view(None)["declarer"] == 2
+    do(m, "give:9S>0", "give:9C>1", "contract:220", "play:AD", "play:JD", "play:AH")
+    assert one(m) == 2
+    do(m, "marriage:QC")
+    assert m.view(None)["trump"] == "C"
+    assert legal(m) == ["play:JC"]
+    do(m, "play:JC", "play:AC")
+    assert one(m) == 1 and m.view(None)["tricks_won"] == [0, 1, 1]
+    do(m, "marriage:KH")
+    v = m.view(None)
+    assert v["trump"] == "H" and v["marriages"] == [[2, "C"], [1, "H"]]
