@@ -10,6 +10,7 @@ import random
 import pytest
 
 from engine import IllegalAction, find_variant
+from engine.variants.thousand_cards import card_points
 from tests.engine.modern_audit import (
     LEADS,
     LEADS_PLAIN,
@@ -236,3 +237,42 @@ def test_second_marriage_changes_trump_M16():
     do(m, "marriage:KH")
     v = m.view(None)
     assert v["trump"] == "H" and v["marriages"] == [[2, "C"], [1, "H"]]
+
+
+def _dealt(d, s: int, gives: dict[int, str]) -> set[str]:
+    """Seat s's dealt hand in a determinized match, the gives being known."""
+    held = set(d._hand(s)) | {c for c, by in d.played_by.items() if by == s}
+    if s == d.declarer:
+        return (held | set(gives.values())) - set(d.shown)
+    return held - {gives[s]}
+
+
+def test_determinize_after_the_talon_keeps_requests_M6():
+    # seat 2 was asked (four nines) and accepted; seat 0 was not asked.  After the talon
+    # and the gives, every determinization for the declarer (who knows his gives) deals
+    # seat 2 a hand that held the four nines and seat 0 one that did not qualify.
+    m = new("thousand-ru", presets=[NINES], blind=False, redeal_weak_below=0)
+    do(m, "accept", "bid:100", "pass", "pass", "give:AD>2", "give:TD>0", "contract:100",
+       "play:AS")
+    nines = {"9S", "9C", "9D", "9H"}
+    for k in range(30):
+        d = m.determinize(1, random.Random(k))
+        assert d.view(1) == m.view(1)
+        assert nines <= _dealt(d, 2, {2: "AD", 0: "TD"})
+        hand0 = _dealt(d, 0, {2: "AD", 0: "TD"})
+        assert not nines <= hand0
+    m = new("thousand-ru", presets=[NINES], blind=False)  # 11 points: weak as well
+    do(m, "accept", "bid:100", "pass", "pass", "give:AD>2", "give:TD>0")
+    for k in range(30):
+        d = m.determinize(1, random.Random(k))
+        dealt2 = _dealt(d, 2, {2: "AD", 0: "TD"})
+        assert nines <= dealt2 or card_points(sorted(dealt2)) < 14
+        hand0 = _dealt(d, 0, {2: "AD", 0: "TD"})
+        assert not nines <= hand0 and card_points(sorted(hand0)) >= 14
+    m = new("thousand-ru", presets=[NINES], blind=False, redeal_weak_below=0)
+    do(m, "accept", "bid:100", "pass", "pass", "give:AD>2", "give:TD>0", "contract:100",
+       "play:AS")
+    for k in range(30):  # seat 0 knows only his own give (TD): seat 2's is one of his cards
+        d = m.determinize(0, random.Random(k))
+        held2 = set(d._hand(2)) | {c for c, by in d.played_by.items() if by == 2}
+        assert nines <= held2
