@@ -436,3 +436,20 @@ def test_golden_two_seats_M9():
     play_out(m, TWO_PLAIN)
     row = m.scoresheet()[-1]
     assert row["golden"] is True and row["written"] == [0, 240] and row["bolts"] == [1, 0]
+
+
+def test_history_of_deal_after_strike_holds_played_hands_M34():
+    m = new("thousand-ru", presets=[NINES, strong(0)])
+    do(m, "bid:100", "strike")
+    strong_deal(m, 220)
+    h = m.history()[0]
+    assert h["hands"] == strong(0)["hands"] and h["talon"] == TALON
+    assert h["struck"][0]["hands"] == NINES["hands"] and h["row"]["deal"] == 1
+
+
+def test_contract_when_cap_fell_below_the_bid_M12():
+    # seat 2 wins at 220 on his two marriages, then gives KS and KC away: cap 120, so
+    # the winning bid is his only contract
+    m = new("thousand-ru", presets=[strong(0)], blind=False)
+    do(m, "bid:100", "bid:220", "pass", "pass", "give:KS>0", "give:KC>1")
+    assert [a for a in legal(m) if a.startswith("contract:")] == ["contract:220"]
