@@ -453,3 +453,50 @@ def test_contract_when_cap_fell_below_the_bid_M12():
     m = new("thousand-ru", presets=[strong(0)], blind=False)
     do(m, "bid:100", "bid:220", "pass", "pass", "give:KS>0", "give:KC>1")
     assert [a for a in legal(m) if a.startswith("contract:")] == ["contract:220"]
+
+
+# -- a trick worth 2 points (M-18, M-24), two seats ---------------------------------
+
+Z_DECL = ["AS", "TS", "KS", "QS", "9S", "AC", "TC", "AD", "TD", "AH"]
+Z_OPP = ["JS", "KC", "QC", "JC", "KD", "QD", "JD", "KH", "QH", "JH"]
+Z_TALON = ["9C", "9D", "TH", "9H"]
+
+
+@pytest.mark.parametrize("bolts,expected", [("zero_score", [1, 0]), ("zero_tricks", [0, 0])])
+def test_two_point_trick_rounds_to_a_bolt_M18_M24(bolts, expected):
+    m = new("thousand-ru", seats=2, presets=[{"hands": [Z_OPP, Z_DECL], "rest": Z_TALON}], blind=False,
+            bolts=bolts)
+    do(m, "bid:100", "pass", "take:top", "discard:9C", "discard:9D", "contract:100",
+       "play:9S", "play:JS", "play:KC", "play:AC")
+    play_out(m, ["play:AS", "play:TS", "play:KS", "play:QS", "play:TC", "play:AD", "play:TD", "play:AH"])
+    row = m.scoresheet()[-1]
+    assert row["tricks"] == [1, 9] and row["points_raw"] == [2, 108] and row["points"] == [0, 110]
+    assert row["written"] == [0, 100] and row["bolts"] == expected
+
+
+def test_two_seats_writeoff_after_contract_M14_M21():
+    m = two(blind=False)
+    do(m, "bid:100", "pass", "take:top", "discard:9C", "discard:9D", "contract:135")
+    assert "writeoff" in legal(m)  # at his first lead
+    do(m, "writeoff")
+    row = m.scoresheet()[-1]
+    assert row["written"] == [70, -135] and row["contract"] == 135 and row["made"] is None
+
+
+def test_writeoff_at_first_lead_three_seats_M14_M21():
+    m = new("thousand-ru", presets=[strong(0)], blind=False)
+    do(m, "bid:100", "pass", "pass", "give:AD>2", "give:TD>0", "contract:160", "writeoff")
+    row = m.scoresheet()[-1]
+    assert row["written"] == [80, -160, 80] and row["contract"] == 160
+    assert row["tricks"] == [0, 0, 0] and row["bolts"] == [0, 0, 0]
+
+
+def test_blind_four_seats_strike_offered_again_M5_M6():
+    nines4 = {"hands": [[], *NINES["hands"][1:], NINES["hands"][0]], "rest": list(TALON)}
+    m = new("thousand-ru", seats=4, presets=[nines4, strong(0, 4)])
+    do(m, "blind:120")
+    assert m.view(None)["phase"] == "strike" and m.to_act() == [2]
+    do(m, "strike")
+    assert sorted(legal(m)) == ["bid:100", "blind:120"] and m.to_act() == [1]
+    do(m, "blind:120", "pass", "pass")
+    assert m.view(None)["declarer"] == 1 and m.view(None)["blind"] == 1
