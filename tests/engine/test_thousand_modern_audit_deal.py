@@ -500,3 +500,17 @@ def test_blind_four_seats_strike_offered_again_M5_M6():
     assert sorted(legal(m)) == ["bid:100", "blind:120"] and m.to_act() == [1]
     do(m, "blind:120", "pass", "pass")
     assert m.view(None)["declarer"] == 1 and m.view(None)["blind"] == 1
+
+
+def test_must_beat_lifted_once_trumped_M15():
+    m = new("tysiac-pl", presets=[TRUMP_LEAD])
+    do(m, "bid:100", "pass", "pass", "give:9C>2", "give:JC>0", "contract:100",
+       "play:AC", "play:9C", "play:JC", "marriage:QD", "play:AD", "play:TD")
+    do(m, "play:KS")
+    assert sorted(legal(m)) == ["play:AS", "play:TS"]  # must beat KS
+    do(m, "play:AS", "play:9S")
+    assert one(m) == 0
+    do(m, "play:JH")
+    assert legal(m) == ["play:KD"]  # no heart: must trump
+    do(m, "play:KD")
+    assert sorted(legal(m)) == ["play:9H", "play:KH", "play:QH"]  # trumped: any heart
