@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine import VARIANTS, find_variant
-from tests.engine.modern_audit import do, legal, new, strong, strong_deal
+from tests.engine.modern_audit import LOSE1, do, legal, lose1_deal, new, strong, strong_deal
 
 # name: (type, thousand-ru default, tysiac-pl default, allowed / (min, max, step), rule)
 M35 = {
@@ -139,3 +139,40 @@ def test_blind_four_and_two_seats_M5():
     assert m.view(None)["hand_sizes"] == [0, 0, 0, 0]
     m = new("thousand-ru", seats=2, dealer=1)
     assert m.to_act() == [0] and sorted(legal(m)) == ["bid:100", "blind:120"]
+
+
+def test_silence_off_lets_low_totals_bid_M8():
+    m = new("thousand-ru", presets=[strong(0)], blind=False, start_total_2=-500)
+    do(m, "bid:100")
+    assert "bid:105" in legal(m)
+    m = new("thousand-ru", presets=[strong(0)], blind=False, silence=True, start_total_2=-290)
+    do(m, "bid:100")
+    assert "bid:105" in legal(m)  # -290 is above the default -300
+
+
+def test_bid_step_and_round_to_swapped_M7_M18():
+    m = new("thousand-ru", presets=[LOSE1], blind=False, bid_step=10, round_to=10)
+    do(m, "bid:100")
+    bids = [a for a in legal(m) if a.startswith("bid:")]
+    assert bids[0] == "bid:110" and "bid:115" not in bids
+    m = new("thousand-ru", presets=[LOSE1], blind=False, bid_step=10, round_to=10)
+    row = lose1_deal(m, 100)
+    assert row["points"] == [10, 110, 0] and row["written"] == [10, 100, 0]
+    m = new("tysiac-pl", presets=[LOSE1], bid_step=5, round_to=5)
+    row = lose1_deal(m, 105)
+    assert row["points"] == [15, 105, 0] and row["written"] == [15, 105, 0]
+
+
+def test_goal_strict_open_barrel_M29():
+    m = new("tysiac-pl", presets=[LOSE1], start_total_1=900, goal_strict=True)
+    lose1_deal(m, 100)
+    assert not m.is_over() and m.view(None)["totals"][1] == 1000
+
+
+def test_not_to_act_and_bad_seat_ENGINE_API():
+    m = new("thousand-ru", presets=[strong(0)])
+    assert m.legal_actions(0) == [] and m.legal_actions(2) == []
+    with pytest.raises(ValueError):
+        m.legal_actions(3)
+    with pytest.raises(ValueError):
+        m.apply(7, "bid:100")
