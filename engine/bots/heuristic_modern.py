@@ -40,7 +40,6 @@ def _writeoffs_left(v: dict, seat: int) -> int:
 
 def decide(k: Knowledge, rng: random.Random) -> str | None:
     legal = k.legal
-    v = k.view
     kinds = {kind(a) for a in legal}
     if "blind" in kinds:
         return "bid:100"  # the cards are not seen yet: no blind
