@@ -1,4 +1,4 @@
-"""An independent model of M-23 (the order of applying a deal) written from
+"""An independent model of the written scores (M-18 … M-22) and of M-23 (the order of applying a deal) written from
 rules/thousand-modern.md — bolts (M-24), the frozen barrel (M-25, M-26), the
 open barrel (M-27), the dump (M-28), the end (M-29) — checked against every
 scoresheet row of seeded matches with many option sets.  The model trusts only
@@ -22,6 +22,10 @@ OPTION_SETS = [
      "bolt_penalty": 55},
     {"barrel_third_fall": "none", "goal_strict": True, "golden": True, "bolt_count": "row"},
     {"writeoff": "bomb", "writeoff_pays": "sixty", "writeoff_limit": 0, "barrel_fail": "minus"},
+    {"declarer_rounds": True, "round_to": 10, "round5_up": False, "sitter_scores": "aces_marriage",
+     "ace_marriage": True, "marriage_first_lead": True},
+    {"blind": True, "blind_min_total": -1000, "barrel": "off", "round_to": 5,
+     "sitter_scores": "points", "writeoff_limit": 0},
 ]
 
 
@@ -123,6 +127,54 @@ class Model:
                 "barrel_left": list(self.left)}
 
 
+MARRIAGE = {"S": 40, "C": 60, "D": 80, "H": 100, "A": 200}
+POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+
+
+def rounded(o: dict, x: int) -> int:
+    if o["round_to"] == 5:
+        return 5 * round(x / 5)  # no half-way case for whole numbers
+    rest = x % 10
+    return x - rest + (10 if rest > 5 or (rest == 5 and o["round5_up"]) else 0)
+
+
+def check_written(o: dict, row: dict, talon: list[str], floor: int, seats: int) -> None:
+    """M-18 … M-22 from the row's raw points, marriages and the dealt talon."""
+    d, out = row["declarer"], row["sitting_out"]
+    want = [0] * seats
+    if out is not None:  # M-20
+        raw = sum(POINTS[c[0]] for c in talon)
+        assert row["points_raw"][out] == raw and row["points"][out] == rounded(o, raw)
+        if o["sitter_scores"] == "points":
+            want[out] = rounded(o, raw)
+        else:
+            want[out] = 50 * sum(c[0] == "A" for c in talon) + sum(
+                MARRIAGE[u] for u in "SCDH" if "K" + u in talon and "Q" + u in talon)
+    opponents = [s for s in range(seats) if s not in (d, out)]
+    if row["writeoff"]:  # M-21
+        a = row["contract"] if row["contract"] is not None else max(row["bid"], floor)
+        want[d] = -a if o["writeoff"] == "minus" else 0
+        for s in opponents:
+            want[s] = 5 * -(-a // 10) if o["writeoff_pays"] == "half" else 60
+    else:  # M-19
+        married = [0] * seats
+        for s, u in row["marriages"]:
+            married[s] += MARRIAGE[u]
+        for s in [d, *opponents]:
+            assert row["points"][s] == rounded(o, row["points_raw"][s])
+        count = (row["points"][d] if o["declarer_rounds"] else row["points_raw"][d]) + married[d]
+        made = count >= row["contract"]
+        assert row["made"] is made
+        want[d] = row["contract"] if made else -row["contract"]
+        for s in opponents:
+            want[s] = row["points"][s] + married[s]
+        if row["blind"]:  # M-22
+            want[d] *= 2
+    if row["golden"]:
+        want = [2 * w for w in want]
+    assert row["written"] == want, row
+
+
 @pytest.mark.parametrize("variant", ["thousand-ru", "tysiac-pl"])
 def test_rows_follow_the_order_of_M23(variant):
     from engine import find_variant
@@ -152,6 +204,11 @@ def test_rows_follow_the_order_of_M23(variant):
             sheet = m.scoresheet()
             while rows < len(sheet):
                 row = sheet[rows]
+                floor = 0
+                if o["barrel"] == "frozen" and model.on[row["declarer"]]:
+                    floor = -(-o["barrel_gap"] // o["bid_step"]) * o["bid_step"]
+                    floor += o["bid_step"] if o["goal_strict"] and floor == o["barrel_gap"] else 0
+                check_written(o, row, m.history()[rows]["talon"], floor, seats)
                 want = model.apply(row)
                 for key, value in want.items():
                     assert row[key] == value, (seed, rows + 1, key, row)
