@@ -125,12 +125,21 @@ def open_table(client: TestClient, stack: ExitStack, room: dict, players: list[d
 
 
 def short_options(variant_id: str) -> dict:
-    """The lowest goal / number of reigns the variant allows, to keep matches short."""
+    """The lowest goal / number of reigns the variant allows, to keep matches short.
+    Modern Тысяча: no barrel (its barrel_gap must stay below the goal, M-35), no
+    bolts, and seats 0 and 1 start 20 below the goal (M-31): contracts start at
+    100, so random play loses more than it scores and a match might never end."""
     from engine import find_variant
     out = {}
+    names = set()
     for opt in find_variant(variant_id).options_schema():
+        names.add(opt["name"])
         if opt["type"] == "int" and opt["name"] in ("goal", "reigns", "rounds", "target"):
             out[opt["name"]] = opt["min"]
+    if "barrel" in names:
+        out.update(barrel="off", bolts="off")
+    if "start_total_1" in names:
+        out.update(start_total_0=out["goal"] - 20, start_total_1=out["goal"] - 20)
     return out
 
 
