@@ -135,6 +135,31 @@ def oracle(o: dict, v: dict, seat: int, seats: int) -> set[str]:
     return acts
 
 
+def check_view(o: dict, v: dict, seats: int) -> None:
+    """M-33: the deal's keys as the text defines them."""
+    first = (v["dealer"] + 1) % seats
+    phase, bids = v["phase"], v["bids"]
+    opening = phase == "bidding" and not any(v["hand_sizes"])
+    taken = v["declarer"] is not None and (seats != 2 or any(
+        a.startswith("take:") for _, a in v["log"]))
+    if opening:
+        assert v["talon_size"] == 0 and bids == [] and v["face_up"] == []
+    elif phase in ("bidding", "strike") or not taken:
+        assert v["talon_size"] == (4 if seats == 2 else 3)
+    else:
+        assert v["talon_size"] == 0
+    if phase != "talon":
+        assert v["face_up"] == []
+    if phase in ("bidding", "strike"):
+        assert v["declarer"] is None and v["bid"] is None
+    stands = bool(bids) and bids[0] == [first, "blind:120"] and not any(
+        s != first and c != "pass" for s, c in bids[1:])
+    assert v["blind"] == (first if stands else None)
+    if v["golden"]:
+        assert bids == [] and v["deal"] <= seats
+    assert v["active"] == sorted(s for s in range(seats) if seats != 4 or s != v["dealer"])
+
+
 @pytest.mark.parametrize("variant", ["thousand-ru", "tysiac-pl"])
 def test_legal_actions_match_the_text_M4_M17_M32(variant):
     schema = {e["name"]: e["default"] for e in find_variant(variant).options_schema()}
@@ -155,6 +180,7 @@ def test_legal_actions_match_the_text_M4_M17_M32(variant):
             got = m.legal_actions(s)
             assert len(got) == len(set(got))
             assert set(got) == oracle(o, v, s, seats), (seed, v["phase"], v["log"][-3:])
+            check_view(o, v, seats)
             m.apply(s, person_policy(m, s, got, rng))
             decisions += 1
     assert decisions > 1500
