@@ -26,6 +26,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine app tests bench
+	$(BIN)/mypy engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache kozyr.db

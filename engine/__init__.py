@@ -7,7 +7,17 @@ Pure Python, no I/O.  Three lines to play::
     match.apply(match.to_act()[0], match.legal_actions(match.to_act()[0])[0])
 """
 
-from .core import IllegalAction, Match, Option, UnknownVariant, Variant, find_variant, registered_ids
+from .actions import Action
+from .core import (
+    EngineError,
+    IllegalAction,
+    Match,
+    Option,
+    UnknownVariant,
+    Variant,
+    find_variant,
+    registered_ids,
+)
 from .variants import load_all as _load_all
 
 _load_all()
@@ -15,5 +25,5 @@ _load_all()
 #: Every variant id, families in the order of the rule book.
 VARIANTS: list[str] = registered_ids()
 
-__all__ = ["VARIANTS", "IllegalAction", "Match", "Option", "UnknownVariant", "Variant",
-           "find_variant"]
+__all__ = ["VARIANTS", "Action", "EngineError", "IllegalAction", "Match", "Option",
+           "UnknownVariant", "Variant", "find_variant"]

@@ -2,10 +2,13 @@
 
 A family module subclasses :class:`Match` and fills in a few hooks:
 
+* ``STAGES``                 ``{stage: Stage(phase, legal, do)}``: for each internal
+                             stage (``self.stage``) its public phase, the method
+                             listing a seat's legal actions (strings, the wire
+                             form) and, per action kind, the method carrying out
+                             a legal :class:`~engine.actions.Action`
 * ``_start_deal()``          deal the next deal (presets first, then the shuffle)
 * ``_to_act()``              the seats whose action is awaited
-* ``_legal(seat)``           that seat's legal actions now (a list of strings)
-* ``_do(seat, action)``      carry out an action already known to be legal
 * ``_why_illegal(seat, a)``  (optional) a precise reason for a rejected action
 * ``_view_extra(seat, v)``   add the family's own keys to a view
 * ``_locations()``           where every card of the deck lies (for invariants)
@@ -21,17 +24,39 @@ from __future__ import annotations
 import copy
 import marshal
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
-from .cards import is_card
-
-Action = str
+from .actions import _CACHE as _PARSED
+from .actions import Action
+from .cards import is_card, sort_hand
 
 
 class IllegalAction(ValueError):
-    """An action that is not legal in the current state (rule C-6)."""
+    """The caller's mistake: an action that is not legal in the current state
+    (rule C-6), a seat that is not to act or does not exist.  Nothing changed."""
+
+
+class EngineError(RuntimeError):
+    """A state the rules cannot reach: a bug in the engine, never the caller's
+    mistake (the caller's are :class:`IllegalAction` and ``ValueError``)."""
+
+
+def check(condition: bool, message: str) -> None:
+    """Raise :class:`EngineError` unless ``condition`` holds (an invariant of the rules)."""
+    if not condition:
+        raise EngineError(message)
+
+
+class Stage(NamedTuple):
+    """One internal stage of a deal: its public phase, the name of the method
+    that lists a seat's legal actions, and per action kind the name of the
+    method that carries out a legal action ``(seat, Action)``."""
+
+    phase: str
+    legal: str
+    do: dict[str, str]
 
 
 class UnknownVariant(KeyError):
@@ -39,6 +64,10 @@ class UnknownVariant(KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
         return str(self.args[0]) if self.args else "unknown variant"
+
+
+_MUTABLE = (list, dict, set)
+_ATOMS = (int, str, bool, float, type(None))
 
 
 def plain_copy(obj: Any) -> Any:
@@ -124,7 +153,7 @@ class Option:
             if not is_card(value) or (self.allowed is not None and value not in self.allowed):
                 raise ValueError(bad + f"{value!r} is not a card of this deck")
             return value
-        raise AssertionError(f"unknown option type {self.type}")
+        raise EngineError(f"unknown option type {self.type}")
 
 
 # --------------------------------------------------------------------------
@@ -150,6 +179,14 @@ class Variant:
 
     def options_schema(self) -> list[dict]:
         return [o.schema() for o in self.options]
+
+    def deck(self, seats: int) -> list[str]:
+        """The cards this variant is played with at that many seats (rule C-2)."""
+        return self.match_class.deck_for(seats)
+
+    def strength(self, seats: int) -> dict[str, int]:
+        """Card code -> the strength of its rank within its suit (higher wins)."""
+        return self.match_class.strength_for(seats)
 
     def resolve_options(self, options: dict | None) -> dict:
         """The full option dict: defaults overridden by ``options`` (validated)."""
@@ -210,18 +247,33 @@ def registered_ids() -> list[str]:
 # The deal's log, redacted per seat (rule C-5)
 
 
+PUBLIC: frozenset[int] = frozenset()  # the ``seen_by`` of a log entry everyone sees in full
+_PUBLIC_ENTRIES: dict[tuple[int, str], LogEntry] = {}
+
+
 @dataclass(slots=True)
 class LogEntry:
     seat: int | None  # None for a reveal ("show:...")
     action: str  # as the acting seat (and those in ``seen_by``) saw it
     hidden: str | None = None  # what everyone else sees, or None if public
-    seen_by: frozenset = field(default_factory=frozenset)  # seats that see ``action``
+    seen_by: frozenset[int] = field(default_factory=frozenset)  # seats that see ``action``
 
-    def as_seen_by(self, seat: int | None) -> str | None:
-        """The entry's text for ``seat``; None when that seat sees nothing of it."""
+    def as_seen_by(self, seat: int | None) -> str:
+        """The entry's text for ``seat``: ``action`` for the seats that see it,
+        else ``hidden`` ("" when the others see nothing of it, e.g. a hand shown
+        to one seat only)."""
         if self.hidden is None or (seat is not None and seat in self.seen_by):
             return self.action
         return self.hidden
+
+
+def public_entry(seat: int, action: str) -> LogEntry:
+    """The log entry of a public action (a card played ...): log entries are never
+    changed, so one object serves every match (the hot path of card play)."""
+    entry = _PUBLIC_ENTRIES.get((seat, action))
+    if entry is None:
+        entry = _PUBLIC_ENTRIES[seat, action] = LogEntry(seat, action, None, PUBLIC)
+    return entry
 
 
 def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
@@ -244,10 +296,11 @@ def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
 
 def assign_hidden(cards: Iterable[str], slots: Sequence[tuple[Any, int, frozenset | set]],
                   rng: random.Random) -> dict[Any, list[str]]:
-    """Deal ``cards`` at random into ``slots`` = ``[(key, size, forbidden_suits), ...]``.
+    """Deal ``cards`` at random into ``slots`` = ``[(key, size, forbidden), ...]``.
 
-    The sizes must add up to the number of cards.  A slot never receives a card
-    of a suit it is known to be void in.  The cards are first put in a canonical
+    The sizes must add up to the number of cards.  ``forbidden`` holds suits
+    (a seat known to be void in them) and / or card codes (cards a seat is
+    known not to hold); a slot never receives a forbidden card.  The cards are first put in a canonical
     order, so the result depends only on the set of cards and the rng.
     """
     pool = sorted(cards)
@@ -272,7 +325,8 @@ def _greedy_fill(pool: list[str], slots, rng) -> dict | None:
     out: dict[Any, list[str]] = {}
     for i in order:
         key, size, banned = slots[i]
-        take = [c for c in remaining if c[1] not in banned][:size] if banned else remaining[:size]
+        take = ([c for c in remaining if c[1] not in banned and c not in banned][:size]
+                if banned else remaining[:size])
         if len(take) < size:
             return None
         taken = set(take)
@@ -294,7 +348,7 @@ def _exact_fill(pool: list[str], slots, rng) -> dict | None:
         idx = list(range(len(slots)))
         rng.shuffle(idx)
         for j in idx:
-            if left[j] and card[1] not in slots[j][2]:
+            if left[j] and card[1] not in slots[j][2] and card not in slots[j][2]:
                 left[j] -= 1
                 put[j].append(card)
                 if place(i + 1):
@@ -318,12 +372,40 @@ class Match:
     # Families set these.
     strength: dict[str, int] = {}
     deck: list[str] = []
+    STAGES: ClassVar[dict[str, Stage]] = {}
+    #: Attributes never changed in place (replaced when they change, or shared
+    #: on purpose): a copy shares them.  ``_APPEND_ONLY``: lists only appended
+    #: to, whose items never change: a copy copies the list, not the items.
+    _SHARED: ClassVar[frozenset[str]] = frozenset({
+        "variant", "options", "preset_deals", "start_totals", "last_trick", "last_deal",
+        "_result", "_dealt", "rng"})
+    _APPEND_ONLY: ClassVar[frozenset[str]] = frozenset({
+        "actions", "log", "_scoresheet", "_history", "_presets_left"})
+    _phase_of: ClassVar[dict[str, str]] = {}
+    _legal_of: ClassVar[dict[str, Callable[[Any, int], list[str]]]] = {}
+    _do_of: ClassVar[dict[str, dict[str, Callable[[Any, int, Action], None]]]] = {}
     _view_sets_log = False  # True: the family's _view_extra writes the view's "log" itself
     #: Kinds of actions (the part before ":") that a page confirms before sending:
     #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
     confirm_kinds: frozenset[str] = frozenset()
     _record_end = False  # deal_positions: keep the positions as a deal ends
     _end_positions: dict | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Resolve the ``STAGES`` table to the class's own (maybe overridden) methods."""
+        super().__init_subclass__(**kwargs)
+        cls._phase_of = {name: st.phase for name, st in cls.STAGES.items()}
+        cls._legal_of = {name: getattr(cls, st.legal) for name, st in cls.STAGES.items()}
+        cls._do_of = {name: {kind: getattr(cls, fn) for kind, fn in st.do.items()}
+                      for name, st in cls.STAGES.items()}
+
+    @classmethod
+    def deck_for(cls, seats: int) -> list[str]:
+        return list(cls.deck)
+
+    @classmethod
+    def strength_for(cls, seats: int) -> dict[str, int]:
+        return dict(cls.strength)
 
     def __init__(self, variant: Variant, seats: int, seed: int, options: dict,
                  first_dealer: int | None, preset_deals: list[dict]) -> None:
@@ -347,6 +429,8 @@ class Match:
         self.last_deal: dict | None = None
         self.over = False
         self._result: dict | None = None
+        self.start_totals = [0] * seats  # see start_from_totals
+        self.stage = ""
         if first_dealer is None:
             first_dealer = self.rng.randrange(seats)  # rule C-3: draw for the first dealer
         self.dealer = first_dealer
@@ -379,8 +463,7 @@ class Match:
             raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
         legal = self._legal_cache.get(seat)
         if legal is None:
-            self.legal_actions(seat)
-            legal = self._legal_cache[seat]
+            legal = self._legal(seat) if (not self.over and seat in self._to_act()) else []
         if type(action) is not str or action not in legal:
             self._reject(seat, action)
         self._legal_cache = {}
@@ -475,13 +558,71 @@ class Match:
     def determinize(self, seat: int, rng: random.Random) -> Match:
         """A copy where every card ``seat`` does not know is dealt anew."""
         self._check_seat(seat)
-        twin = copy.deepcopy(self)
+        twin = self.copy()
         # Future deals must not be the real ones: the copy gets its own chance.
         twin.rng = random.Random(rng.getrandbits(64))
         twin._presets_left = []
         twin._legal_cache = {}
         twin._redeal_hidden(seat, rng)
         return twin
+
+    def copy(self) -> Match:
+        """An independent copy of the match (the search bots' hot path).
+
+        Every family keeps its changing state as plain data at most two levels
+        deep (lists, dicts and sets of atoms, tuples or such containers), so
+        the copy copies those two levels; attributes in ``_SHARED`` are shared
+        and lists in ``_APPEND_ONLY`` copied without their items."""
+        twin = object.__new__(type(self))
+        d = twin.__dict__
+        shared, append_only = self._SHARED, self._APPEND_ONLY
+        for key, value in self.__dict__.items():
+            t = type(value)
+            if key in shared:
+                d[key] = value
+            elif key in append_only:
+                d[key] = value.copy()
+            elif t is list:
+                d[key] = [x.copy() if type(x) in _MUTABLE else x for x in value]
+            elif t is dict:
+                d[key] = {k: x.copy() if type(x) in _MUTABLE else x for k, x in value.items()}
+            elif t is set:
+                d[key] = set(value)
+            elif t in _ATOMS or t is tuple or t is frozenset:
+                d[key] = value
+            else:
+                d[key] = copy.deepcopy(value)
+        twin.rng = random.Random()  # the same generator state, without copying it item by item
+        twin.rng.setstate(self.rng.getstate())
+        twin._legal_cache = {}
+        return twin
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> Match:
+        return self.copy()
+
+    def start_from_totals(self, totals: Sequence[int]) -> None:
+        """Test hook (ENGINE_API.md): play this match as if earlier deals had
+        left these running totals, one per seat.  Only before the first action;
+        ``ValueError`` otherwise, or for a family whose totals are not points
+        carried from deal to deal (Король / Król count tricks per round)."""
+        if self.actions or self._scoresheet:
+            raise ValueError("start_from_totals: only before the first action")
+        if (len(totals) != self.seats
+                or any(isinstance(t, bool) or not isinstance(t, int) for t in totals)):
+            raise ValueError(f"start_from_totals: expected {self.seats} integers, got {totals!r}")
+        if not self._accepts_start_totals:
+            raise ValueError(f"{self.variant.id}: a match cannot start from given totals")
+        self.start_totals = list(totals)
+        self._legal_cache = {}
+        self._totals_changed()
+
+    def card_locations(self) -> dict[str, list[str]]:
+        """Every card of the deck by the place it lies in (``hand:S``, ``won:S``,
+        ``talon``, ``trick`` ...): the whole truth, for tests and invariant checks,
+        never for a player."""
+        return self._locations()
 
     def replay(self) -> Match:
         """A new match from the same seed and options with the same actions applied."""
@@ -519,10 +660,13 @@ class Match:
         return {"deal": deal, "steps": steps}
 
     def _fresh(self) -> Match:
-        """A new match from the same seed, options, first dealer and presets."""
-        return self.variant.new_match(self.seats, seed=self.seed, options=self.options,
+        """A new match from the same seed, options, first dealer, presets and totals."""
+        twin = self.variant.new_match(self.seats, seed=self.seed, options=self.options,
                                       first_dealer=self.first_dealer_arg,
                                       preset_deals=self.preset_deals)
+        if any(self.start_totals):
+            twin.start_from_totals(self.start_totals)
+        return twin
 
     def _positions_now(self) -> dict:
         """One step of :meth:`deal_positions`: the common keys, then the family's."""
@@ -545,7 +689,6 @@ class Match:
             raise ValueError(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
 
     def _sorted(self, cards: Iterable[str]) -> list[str]:
-        from .cards import sort_hand
         return sort_hand(cards, self.strength)
 
     def _next_cards(self) -> tuple[dict | None, list[str]]:
@@ -612,9 +755,14 @@ class Match:
     def _totals(self) -> list[int]:
         if self._scoresheet:
             return list(self._scoresheet[-1]["totals"])
-        return [0] * self.seats
+        return list(self.start_totals)
 
     # -- hooks ----------------------------------------------------------------
+
+    _accepts_start_totals = False
+
+    def _totals_changed(self) -> None:
+        """``start_totals`` was set before the first action (families that accept it)."""
 
     def _setup(self) -> None:
         """Family state that lives across deals (scores, titles, ...)."""
@@ -623,16 +771,19 @@ class Match:
         raise NotImplementedError
 
     def _phase(self) -> str:
-        raise NotImplementedError
+        return self._phase_of[self.stage]
 
     def _to_act(self) -> list[int]:
         raise NotImplementedError
 
     def _legal(self, seat: int) -> list[str]:
-        raise NotImplementedError
+        """That seat's legal actions: the stage's ``legal`` method (``STAGES``)."""
+        return self._legal_of[self.stage](self, seat)
 
     def _do(self, seat: int, action: str) -> None:
-        raise NotImplementedError
+        """Carry out a legal action: the stage's method for the action's kind."""
+        act = _PARSED.get(action) or Action.parse(action)
+        self._do_of[self.stage][act.kind](self, seat, act)
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
         return None

@@ -28,13 +28,14 @@ def levels() -> list[dict]:
     return [{"level": name, "description": desc} for name, (_, desc) in LEVELS.items()]
 
 
-def make_bot(level: str, seed: int = 0, **budget) -> Bot:
-    """A bot of that level; ``budget`` (``iterations=``, ``ms=``) is for ``strong`` only."""
+def make_bot(level: str, seed: int = 0, *, strict: bool = False, **budget) -> Bot:
+    """A bot of that level; ``budget`` (``iterations=``, ``ms=``) is for ``strong`` only.
+    ``strict`` (tests): a failing rule of thumb raises instead of falling back."""
     try:
         cls = LEVELS[level][0]
     except KeyError:
         raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}") from None
-    return cls(seed, **budget)
+    return cls(seed, strict=strict, **budget)
 
 
 __all__ = ["LEVELS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "levels", "make_bot"]

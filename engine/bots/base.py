@@ -20,8 +20,6 @@ from ..tricks import winning_play
 
 Determinize = Callable[[random.Random], Match]
 
-#: Rank order, low to high, per family (rules T-1, K-1, R-1).
-RANK_ORDER = {"thousand": "9JQKTA", "king": "789TJQKA", "korol": "6789TJQKA"}
 SUITS = "SCDH"
 _FAMILY: dict[str, str] = {}
 
@@ -39,9 +37,12 @@ class Bot:
 
     level = "base"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, strict: bool = False) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        #: False (at a table): a rule of thumb that fails is logged and a safe
+        #: default played, so a bot never stops a match; True (tests): it raises.
+        self.strict = strict
 
     def choose(self, view: dict, rng: random.Random | None = None,
                determinize: Determinize | None = None) -> str:
@@ -55,31 +56,30 @@ class Bot:
         return f"<{type(self).__name__} level={self.level} seed={self.seed}>"
 
 
-_STRENGTH: dict[str, dict[str, int]] = {
-    fam: {r + s: i for i, r in enumerate(order) for s in SUITS} for fam, order in RANK_ORDER.items()}
-_DECK: dict[str, frozenset] = {}
+_TABLES: dict[tuple[str, int], tuple[dict[str, int], frozenset[str]]] = {}
 
 
-def _deck(variant: str, family: str) -> frozenset:
-    deck = _DECK.get(variant)
-    if deck is None:
-        cards = set(_STRENGTH[family])
-        if variant == "king-3p":  # rule K-17: no A♠, A♣
-            cards -= {"AS", "AC"}
-        deck = _DECK[variant] = frozenset(cards)
-    return deck
+def card_tables(variant_id: str, seats: int) -> tuple[dict[str, int], frozenset[str]]:
+    """The variant's card strengths and deck at that many seats (from the engine's
+    own tables: rules T-1, K-1, K-17, R-1), cached."""
+    tables = _TABLES.get((variant_id, seats))
+    if tables is None:
+        variant = find_variant(variant_id)
+        tables = _TABLES[variant_id, seats] = (variant.strength(seats),
+                                               frozenset(variant.deck(seats)))
+    return tables
 
 
 class Knowledge:
     """What a view tells about the cards of the current deal."""
 
-    __slots__ = ("view", "family", "strength", "hand", "trump", "trick", "seat",
+    __slots__ = ("view", "family", "strength", "deck", "hand", "trump", "trick", "seat",
                  "legal", "players", "_unknown")
 
     def __init__(self, view: dict) -> None:
         self.view = view
         self.family = family_of(view)
-        self.strength = _STRENGTH[self.family]
+        self.strength, self.deck = card_tables(view["variant"], view["seats"])
         self.hand = view["hand"]
         self.trump = view.get("trump")
         self.trick = [(s, c) for s, c in view.get("trick") or []]
@@ -87,7 +87,7 @@ class Knowledge:
         self.legal = view["legal"]
         active = view.get("active")
         self.players = len(active) if active else len(view["hand_sizes"])
-        self._unknown = None
+        self._unknown: set[str] | None = None
 
     @property
     def unknown(self) -> set[str]:
@@ -99,7 +99,7 @@ class Knowledge:
                 if act and act.startswith(("play:", "marriage:")):
                     seen.add(act[act.index(":") + 1:][:2])
             seen.update(c for _, c in self.trick)
-            self._unknown = set(_deck(self.view["variant"], self.family) - seen)
+            self._unknown = set(self.deck - seen)
         return self._unknown
 
     # -- trick helpers ---------------------------------------------------------
@@ -139,3 +139,50 @@ def kind(action: str) -> str:
 def card_of(action: str) -> str:
     """``play:TH`` / ``give:QS>2`` / ``swap:8S`` -> the card code."""
     return action.split(":", 1)[1][:2]
+
+
+# --------------------------------------------------------------------------
+# Trick play shared by the families
+
+
+def lowest(k: Knowledge, cards: list[str]) -> str:
+    """The least useful card: a non-trump before a trump, low before high."""
+    return min(cards, key=lambda c: (c[1] == k.trump, k.strength[c], c))
+
+
+def play_to_win(k: Knowledge, cards: list[str]) -> str:
+    """Positive play (trump deals of Кинг, Король): take tricks."""
+    if not k.trick:
+        return lead_to_win(k, cards)
+    winners = [c for c in cards if k.beats(c)]
+    if not winners:
+        return lowest(k, cards)
+    last = k.is_last()
+    cheap = min(winners, key=lambda c: (k.strength[c] + (20 if c[1] == k.trump else 0)))
+    if last:
+        return cheap
+    masters = [c for c in winners if k.is_master(c) or
+               (c[1] == k.trump and k.trick[0][1][1] != k.trump)]
+    if masters:
+        return min(masters, key=lambda c: k.strength[c])
+    return max(winners, key=lambda c: k.strength[c])
+
+
+def lead_to_win(k: Knowledge, cards: list[str]) -> str:
+    trump = k.trump
+    masters = [c for c in cards if k.is_master(c)]
+    my_trumps = [c for c in cards if c[1] == trump]
+    unknown_trumps = sum(1 for c in k.unknown if c[1] == trump) if trump else 0
+    if my_trumps and unknown_trumps and len(my_trumps) >= unknown_trumps:
+        tm = [c for c in masters if c[1] == trump]
+        if tm:  # draw trumps while we rule them
+            return max(tm, key=lambda c: k.strength[c])
+    side = [c for c in masters if c[1] != trump]
+    if side:
+        return max(side, key=lambda c: k.strength[c])
+    if masters:
+        return max(masters, key=lambda c: k.strength[c])
+    plain = [c for c in cards if c[1] != trump] or cards
+    if my_trumps:  # short suits first, to trump them later
+        return min(plain, key=lambda c: (k.suit_count(c[1]), k.strength[c]))
+    return min(plain, key=lambda c: (-k.suit_count(c[1]), k.strength[c]))

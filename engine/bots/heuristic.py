@@ -9,10 +9,13 @@ search).  Anything a module does not recognise falls back to :func:`fallback`.
 
 from __future__ import annotations
 
+import logging
 import random
 
 from . import heuristic_king, heuristic_korol, heuristic_modern, heuristic_thousand
-from .base import Bot, Determinize, Knowledge, card_of, kind
+from .base import Bot, Determinize, Knowledge, card_of, kind, play_to_win
+
+log = logging.getLogger(__name__)
 
 FAMILIES = {"thousand": heuristic_thousand, "king": heuristic_king, "korol": heuristic_korol}
 #: Variants whose calls differ from their family's (modern Тысяча, M-4 … M-14).
@@ -21,9 +24,6 @@ BY_VARIANT = {"thousand-ru": heuristic_modern, "tysiac-pl": heuristic_modern}
 # Safe answers to questions a family module does not know, best first.
 _SAFE = ("keep", "accept", "pass")
 _RISKY = ("throw", "refuse", "strike")
-
-#: Tests set this: a family rule that fails raises instead of falling back.
-STRICT = False
 
 
 def fallback(k: Knowledge, rng: random.Random) -> str:
@@ -54,10 +54,12 @@ class HeuristicBot(Bot):
         try:
             action = module.decide(k, rng) if module else None
         except Exception:  # a bot must never stop a table: fall back to a default
-            if STRICT:
+            if self.strict:
                 raise
+            log.exception("%s: the %s rule of thumb failed; playing a safe default",
+                          view["variant"], k.family)
             action = None
-        if action not in legal:
+        if action is None or action not in legal:
             action = fallback(k, rng)
         return action
 
@@ -87,53 +89,5 @@ def candidates(view: dict, best: str, limit: int = 8) -> list[str]:
         out += [a for a in legal if ":" not in a]
     else:
         out += legal
-    seen: set[str] = set()
-    uniq = [a for a in out if not (a in seen or seen.add(a))]
+    uniq = list(dict.fromkeys(out))
     return uniq[:max(limit, 1)] if len(uniq) > limit and best in uniq[:limit] else uniq
-
-
-# --------------------------------------------------------------------------
-# Trick play shared by the families
-
-
-def lowest(k: Knowledge, cards: list[str]) -> str:
-    """The least useful card: a non-trump before a trump, low before high."""
-    return min(cards, key=lambda c: (c[1] == k.trump, k.strength[c], c))
-
-
-def play_to_win(k: Knowledge, cards: list[str]) -> str:
-    """Positive play (trump deals of Кинг, Король): take tricks."""
-    if not k.trick:
-        return lead_to_win(k, cards)
-    winners = [c for c in cards if k.beats(c)]
-    if not winners:
-        return lowest(k, cards)
-    last = k.is_last()
-    cheap = min(winners, key=lambda c: (k.strength[c] + (20 if c[1] == k.trump else 0)))
-    if last:
-        return cheap
-    masters = [c for c in winners if k.is_master(c) or
-               (c[1] == k.trump and k.trick[0][1][1] != k.trump)]
-    if masters:
-        return min(masters, key=lambda c: k.strength[c])
-    return max(winners, key=lambda c: k.strength[c])
-
-
-def lead_to_win(k: Knowledge, cards: list[str]) -> str:
-    trump = k.trump
-    masters = [c for c in cards if k.is_master(c)]
-    my_trumps = [c for c in cards if c[1] == trump]
-    unknown_trumps = sum(1 for c in k.unknown if c[1] == trump) if trump else 0
-    if my_trumps and unknown_trumps and len(my_trumps) >= unknown_trumps:
-        tm = [c for c in masters if c[1] == trump]
-        if tm:  # draw trumps while we rule them
-            return max(tm, key=lambda c: k.strength[c])
-    side = [c for c in masters if c[1] != trump]
-    if side:
-        return max(side, key=lambda c: k.strength[c])
-    if masters:
-        return max(masters, key=lambda c: k.strength[c])
-    plain = [c for c in cards if c[1] != trump] or cards
-    if my_trumps:  # short suits first, to trump them later
-        return min(plain, key=lambda c: (k.suit_count(c[1]), k.strength[c]))
-    return min(plain, key=lambda c: (-k.suit_count(c[1]), k.strength[c]))

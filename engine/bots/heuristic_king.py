@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
-from .base import SUITS, Knowledge, card_of, kind
+from ..variants.king_rules import CONTRACTS
+from .base import SUITS, Knowledge, card_of, kind, play_to_win
 
-NEGATIVE = ("tricks", "boys", "girls", "hearts", "last2", "king", "all")  # rule K-4
+NEGATIVE = CONTRACTS  # rule K-4
 
 
 def penalty(contract: str, card: str) -> int:
@@ -43,7 +44,6 @@ def decide(k: Knowledge, rng: random.Random) -> str | None:
         contract = k.view.get("contract")
         if contract in NEGATIVE:
             return "play:" + play_negative(k, cards, contract)
-        from .heuristic import play_to_win
         return "play:" + play_to_win(k, cards)
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Knowledge, card_of, kind
+from .base import Knowledge, card_of, kind, play_to_win
 
 # hand_strength of an average 9-card hand: no trump (Król's crowning, R-33) ~1.2;
 # with a trump suit ~2.3.  Strike only a clearly poor hand (the pooling of R-43
@@ -40,7 +40,6 @@ def decide(k: Knowledge, rng: random.Random) -> str | None:
     legal = k.legal
     kinds = {kind(a) for a in legal}
     if "play" in kinds:
-        from .heuristic import play_to_win
         return "play:" + play_to_win(k, [card_of(a) for a in legal if kind(a) == "play"])
     if "give" in kinds or "discard" in kinds:
         acts = [a for a in legal if kind(a) in ("give", "discard")]

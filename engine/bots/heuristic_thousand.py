@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import random
 
+from ..tricks import winning_play
+from ..variants.thousand_cards import MARRIAGE_VALUE as MARRIAGE
+from ..variants.thousand_cards import RANK_POINTS as POINTS
+from ..variants.thousand_cards import marriages_held as marriages
 from .base import SUITS, Knowledge, card_of, kind
 
-POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # rule T-2
-MARRIAGE = {"H": 100, "D": 80, "C": 60, "S": 40}  # rule T-3
 RAISE_MARGIN = 25  # points of estimate kept in hand when naming a contract
-
-
-def marriages(hand) -> list[str]:
-    held = set(hand)
-    return [s for s in SUITS if "K" + s in held and "Q" + s in held]
 
 
 def estimate(hand, talon_bonus: int = 10) -> int:
@@ -32,7 +29,7 @@ def estimate(hand, talon_bonus: int = 10) -> int:
 
 def keep_value(k: Knowledge, card: str) -> float:
     held = set(k.hand)
-    r, s = card
+    r, s = card[0], card[1]
     v = {"A": 100, "T": 40, "K": 15, "Q": 12, "J": 5, "9": 1}[r]
     if r == "T" and "A" + s in held:
         v += 30
@@ -111,7 +108,7 @@ def _discard(k: Knowledge, cards: list[str]) -> str:
 def _cost(k: Knowledge, card: str) -> float:
     """What playing a card away costs: its points, its marriage, its mastery."""
     held = set(k.hand)
-    r, s = card
+    r, s = card[0], card[1]
     c = POINTS[r] + 0.1 * k.strength[card]
     if r in "KQ" and "K" + s in held and "Q" + s in held:
         c += 60
@@ -135,7 +132,7 @@ def _play(k: Knowledge, v: dict) -> str:
         if masters:
             return "play:" + max(masters, key=lambda c: (POINTS[c[0]], k.strength[c]))
         return "play:" + min(cards, key=lambda c: _cost(k, c) + (10 if c[0] == "T" else 0))
-    w_seat, w_card = k.winner()
+    w_seat, w_card = winning_play(k.trick, k.trump, k.strength)  # the trick is not empty here
     declarer = v.get("declarer")
     partner_wins = declarer is not None and k.seat != declarer and w_seat != declarer
     winners = [c for c in cards if k.beats(c)]

@@ -24,14 +24,14 @@ when one candidate is left.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 
-from . import heuristic
+from ..variants.korol_play import POINTS as TITLE_POINTS  # rule R-4
 from .base import Bot, Determinize, family_of
 from .heuristic import HeuristicBot, candidates
 
-TITLE_POINTS = {"king": 3, "prince": 2, "soldier": 1, "peasant": 0}  # rule R-4
 #: Iterations are multiplied by this for decisions other than playing a card
 #: (bids, contracts, the talon, orders, trumps, swaps, strikes): they are few
 #: and they weigh the most.  The ``ms`` budget stays the hard cap.
@@ -40,18 +40,21 @@ _CARD_KINDS = frozenset({"play", "marriage"})
 ROLLOUT_LIMIT = 2000  # actions; a deal is far shorter
 
 
+log = logging.getLogger(__name__)
+
+
 class SearchBot(Bot):
     level = "strong"
 
     def __init__(self, seed: int = 0, *, iterations: int | None = 200, ms: float | None = 800,
-                 max_candidates: int = 8) -> None:
-        super().__init__(seed)
+                 max_candidates: int = 8, strict: bool = False) -> None:
+        super().__init__(seed, strict=strict)
         if iterations is None and ms is None:
             raise ValueError("a search bot needs a budget: iterations or ms")
         self.iterations = iterations
         self.ms = ms
         self.max_candidates = max_candidates
-        self.policy = HeuristicBot(seed)
+        self.policy = HeuristicBot(seed, strict=strict)
         self.last_stats: dict = {}
 
     def choose(self, view: dict, rng: random.Random | None = None,
@@ -70,8 +73,9 @@ class SearchBot(Bot):
         try:
             return self._search(view, rng, determinize, cands, best)
         except Exception:  # a bot must never stop a table: play the rule of thumb
-            if heuristic.STRICT:
+            if self.strict:
                 raise
+            log.exception("%s: the search failed; playing the rule of thumb", view["variant"])
             return best
 
     def _search(self, view, rng, determinize, cands, best) -> str:

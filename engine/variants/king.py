@@ -43,10 +43,22 @@ who did not drop the K♥ under K-7 does not hold it.
 
 from __future__ import annotations
 
-import copy
 import random
+from typing import ClassVar, cast
 
-from ..core import LogEntry, Match, Option, Variant, assign_hidden, deal_cards_round, register
+from ..actions import Action
+from ..core import (
+    Match,
+    Option,
+    Stage,
+    Variant,
+    assign_hidden,
+    check,
+    deal_cards_round,
+    public_entry,
+    register,
+)
+from ..tricks import FollowRule, winning_play
 from .king_rules import (
     CONTRACTS,
     EARLY_END_CARDS,
@@ -61,7 +73,6 @@ from .king_rules import (
 )
 
 PLAY = {r + s: "play:" + r + s for r in "789TJQKA" for s in SUITS}
-NOBODY: frozenset = frozenset()
 CHOOSE_TRUMP = [f"trump:{s}" for s in SUITS] + ["trump:last"]  # rule K-11
 TRUMP_ORDERS = [f"trump:{s}" for s in SUITS]  # rule K-16
 
@@ -72,32 +83,47 @@ WHY_KING = "you must play the K♥ (rule K-7)"
 WHY_TRUMP = "you cannot follow suit, so you must play a trump (rule K-12)"
 WHY_TRUMP_LEAD = "only the trump chooser may lead a trump while holding other suits (rule K-12)"
 
-
-_SHARED = frozenset({"variant", "deck", "strength", "preset_deals", "options", "choices", "left",
-                     "penalty_cards", "last_trick", "last_deal", "_result"})
-_APPEND_ONLY = frozenset({"actions", "log", "_scoresheet", "_history", "_presets_left"})
-_MUTABLE = (list, dict, set)
-_ATOMS = (int, str, bool, float, type(None))
+FOLLOW = FollowRule(must_trump=True, why_follow=WHY_FOLLOW, why_trump=WHY_TRUMP)  # K-3, K-12
+_PLAY = Stage("play", "_legal_play", {"play": "_do_play"})
 
 
 class KingMatch(Match):
-    """One match of Кинг; the variant's ``rules`` say which of the three."""
+    """What the three variants share; ``KingClassicMatch`` (classic, 3p) and
+    ``KingOrderedMatch`` add how a deal's contract is chosen and written."""
+
+    _accepts_start_totals = True
+    _SHARED = Match._SHARED | {"deck", "strength", "choices", "left", "penalty_cards",
+                               "contract_order"}
+    _APPEND_ONLY = Match._APPEND_ONLY | {"trick_winners"}
+    hands: list[list[str]]
+    turn: int
 
     # -- the match ------------------------------------------------------------
 
     def _setup(self) -> None:
         n = self.seats
-        self.ordered: bool = self.variant.rules["ordered"]
         self.deck = king_deck(n)  # rules K-1, K-17
         self.strength = king_strength(self.deck)
         self.hand_size = len(self.deck) // n  # rule K-2: the whole deck is dealt
-        self.contract_order = list(self.options.get("order", CONTRACTS))  # rule K-5
         self.king_strict: bool = self.options["king_strict"]
-        # rule K-16: 36 deals; else seven negative deals, then each player chooses twice (K-10).
-        self.deals_total = 9 * n if self.ordered else len(CONTRACTS) + 2 * n
+        self.deals_total = self._deals_total()
         self.orders: list[list[str]] = [[] for _ in range(n)]  # rule K-16: the public table
         self.running = [0] * n
         self.left = [(s + 1) % n for s in range(n)]  # rule C-1: play passes to the left
+
+    @classmethod
+    def deck_for(cls, seats: int) -> list[str]:
+        return king_deck(seats)
+
+    @classmethod
+    def strength_for(cls, seats: int) -> dict[str, int]:
+        return king_strength(king_deck(seats))
+
+    def _deals_total(self) -> int:
+        raise NotImplementedError
+
+    def _totals_changed(self) -> None:
+        self.running = list(self.start_totals)
 
     def _start_deal(self) -> None:
         n = self.seats
@@ -107,40 +133,20 @@ class KingMatch(Match):
         self.trump: str | None = None
         self.by_last = False
         self.face_up: list[str] = []
-        self.trick: list[list] = []  # [seat, card] in play order
+        self.trick: list[tuple[int, str]] = []  # (seat, card) in play order
         self.led: str | None = None
         self.won: list[list[str]] = [[] for _ in range(n)]
         self.trick_winners: list[int] = []
         self.voids: list[set[str]] = [set() for _ in range(n)]  # revealed by play
         self.no_king: set[int] = set()  # seats that showed they do not hold K♥ (rule K-7)
         self.stock: list[list[str]] = [[] for _ in range(n)]  # cards not dealt yet (K-11)
-        positive = not self.ordered and self.deal_no > len(CONTRACTS)
-        if positive:
-            self.chooser = (self.dealer - 1) % n  # rule K-10: the dealer's right chooses
-        hands = self._deal_cards()
-        self._dealt = {"hands": [list(h) for h in hands], "rest": [], "early_end": False}
-        if self.ordered:  # rule K-16: everyone sees his cards, then the dealer's left orders
-            self.hands = hands
-            self.orderer = (self.dealer + 1) % n
-            self.turn = self.orderer
-            self.stage = "choose"
-            self.choices = ["order:" + c for c in self._owed(self.orderer)]
-        elif positive:  # rule K-11: the chooser sees his first 3 cards only
-            ch = self.chooser
-            self.hands = [[] for _ in range(n)]
-            self.hands[ch] = hands[ch][:3]
-            self.stock = [list(h) for h in hands]
-            self.stock[ch] = hands[ch][3:]
-            self.contract = TRUMP
-            self.turn = ch
-            self.stage = "choose"
-            self.choices = CHOOSE_TRUMP
-        else:  # rule K-5: the next negative contract in the room's order
-            self.hands = hands
-            self.contract = self.contract_order[self.deal_no - 1]
-            self.stage = "play"
-            self.turn = (self.dealer + 1) % n  # rule K-3: the dealer's left leads
+        self.choices: list[str] = []
+        self._open_deal()
         self._set_contract_rules()
+
+    def _open_deal(self) -> None:
+        """Deal the cards and name (or ask for) the contract of this deal."""
+        raise NotImplementedError
 
     def _deal_cards(self) -> list[list[str]]:
         """The hands of this deal, each in the order its cards are dealt (see the top)."""
@@ -148,18 +154,19 @@ class KingMatch(Match):
         preset, deck = self._next_cards()
         if preset is not None:
             hands, _ = self._check_preset(preset, [size] * n, 0)
-            return hands
-        clockwise = [(self.dealer + 1 + i) % n for i in range(n)]
-        if self.chooser is None:
-            hands, _ = deal_cards_round(deck, clockwise, size, n)
-            return hands
-        hands = [[] for _ in range(n)]
-        hands[self.chooser] = deck[:3]  # rule K-11: the chooser's first three
-        rest = iter(deck[3:])
-        for _ in range(size):
-            for s in clockwise:
-                if len(hands[s]) < size:
-                    hands[s].append(next(rest))
+        else:
+            clockwise = [(self.dealer + 1 + i) % n for i in range(n)]
+            if self.chooser is None:
+                hands, _ = deal_cards_round(deck, clockwise, size, n)
+            else:
+                hands = [[] for _ in range(n)]
+                hands[self.chooser] = deck[:3]  # rule K-11: the chooser's first three
+                rest = iter(deck[3:])
+                for _ in range(size):
+                    for s in clockwise:
+                        if len(hands[s]) < size:
+                            hands[s].append(next(rest))
+        self._dealt = {"hands": [list(h) for h in hands], "rest": [], "early_end": False}
         return hands
 
     def _set_contract_rules(self) -> None:
@@ -171,18 +178,7 @@ class KingMatch(Match):
         self.penalty_cards = early
         self.penalty_left = len(early) if early else 0
 
-    def _owed(self, seat: int) -> list[str]:
-        """Rule K-16: the orders ``seat`` still owes (each contract once, two trump deals)."""
-        done = self.orders[seat]
-        owed = [c for c in CONTRACTS if c not in done]
-        if sum(1 for o in done if o.startswith(TRUMP)) < 2:
-            owed += TRUMP_ORDERS
-        return owed
-
     # -- hooks: turn and legality --------------------------------------------
-
-    def _phase(self) -> str:
-        return self.stage
 
     def _to_act(self) -> list[int]:
         return [self.turn]
@@ -190,21 +186,19 @@ class KingMatch(Match):
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 
-    def _legal(self, seat: int) -> list[str]:
-        if self.stage == "choose":
-            return list(self.choices)
-        # The common cases first (the inner loop of search bots); the rest in _playable.
-        led = self.led
-        if led is not None and not self.king_must_go:
-            follow = [PLAY[c] for c in self.hands[seat] if c[1] == led]
-            if follow:
-                return follow  # rules K-3, K-12: follow suit
+    def _legal_choose(self, seat: int) -> list[str]:
+        return list(self.choices)
+
+    def _legal_play(self, seat: int) -> list[str]:
+        if self.trick and not self.king_must_go:  # rules K-3, K-12
+            return FOLLOW.playable_codes(self.hands[seat], self.trick, self.trump, self.strength, PLAY)
         return [PLAY[c] for c in self._playable(seat)[0]]
 
     def _playable(self, seat: int) -> tuple[list[str], str]:
         """The cards ``seat`` may play now, and the reason why no other card."""
         hand = self.hands[seat]
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             if self.no_heart_lead:  # rule K-6
                 other = [c for c in hand if c[1] != "H"]
                 if other and len(other) < len(hand):
@@ -216,31 +210,18 @@ class KingMatch(Match):
                 if other and len(other) < len(hand):
                     return other, WHY_TRUMP_LEAD
             return hand, ""
-        led = self.led
-        follow = [c for c in hand if c[1] == led]
-        if follow:
-            # rule K-7 [option king_strict]: K♥ under a trick where A♥ already lies
-            if (self.king_strict_now and led == "H" and "KH" in follow
-                    and any(c == "AH" for _, c in self.trick)):
+        if self.king_must_go and "KH" in hand:
+            led = self.led
+            if not any(c[1] == led for c in hand):  # rule K-7: the King must go
                 return ["KH"], WHY_KING
-            return follow, WHY_FOLLOW
-        if self.king_must_go and "KH" in hand:  # rule K-7: the King must go
-            return ["KH"], WHY_KING
-        trump = self.trump
-        if trump is not None:  # rule K-12: a void player must trump
-            trumps = [c for c in hand if c[1] == trump]
-            if trumps:
-                return trumps, WHY_TRUMP
-        return hand, ""
+            # rule K-7 [option king_strict]: K♥ under a trick where A♥ already lies
+            if self.king_strict_now and led == "H" and any(c == "AH" for _, c in trick):
+                return ["KH"], WHY_KING
+        return FOLLOW.playable(hand, trick, self.trump, self.strength)
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
         if self.stage == "choose":
-            if self.ordered:
-                if action.startswith("order:") and action[6:] in CONTRACTS + tuple(
-                        "trump:" + s for s in SUITS):
-                    return f"you have already ordered {action[6:]!r} as often as allowed (rule K-16)"
-                return "order one of: " + ", ".join(self.choices) + " (rule K-16)"
-            return "name a trump suit (trump:S/C/D/H) or trump:last; no-trump is not allowed (rule K-11)"
+            return self._why_not_choice(action)
         if not action.startswith("play:"):
             return "play a card: play:XX"
         card = action[5:]
@@ -248,58 +229,20 @@ class KingMatch(Match):
             return f"{card!r} is not in your hand"
         return self._playable(seat)[1] or None
 
+    def _why_not_choice(self, action: str) -> str:
+        raise NotImplementedError
+
     # -- hooks: actions ------------------------------------------------------
 
-    def _do(self, seat: int, action: str) -> None:
-        if action[1] == "l":  # play:XX
-            self._play(seat, action[5:], action)
-        elif action[0] == "t":  # trump:X / trump:last
-            self._choose_trump(seat, action[6:])
-        else:  # order:...
-            self._order(seat, action[6:])
-
-    def _choose_trump(self, seat: int, what: str) -> None:
-        """Rule K-11: a suit, or "by the last card" dealt to the chooser."""
-        self._log(seat, "trump:" + what)
-        last = self.stock[seat][-1] if self.stock[seat] else self.hands[seat][-1]
-        for s in range(self.seats):  # then all the other cards are dealt
-            self.hands[s].extend(self.stock[s])
-            self.stock[s] = []
-        if what == "last":
-            self.trump = last[1]
-            self.by_last = True
-            self.face_up = [last]  # shown to everyone until the deal ends
-            self._log(None, "show:" + last)
-        else:
-            self.trump = what
-        self.stage = "play"
-        self.turn = seat  # rule K-12: the chooser leads
-
-    def _order(self, seat: int, what: str) -> None:
-        """Rule K-16: the dealer's left orders a contract or a trump deal, then leads."""
-        self._log(seat, "order:" + what)
-        self.orders[seat].append(what)
-        if what.startswith(TRUMP):
-            self.contract = TRUMP
-            self.trump = what[6:]
-            self.chooser = seat  # the orderer is the chooser of an ordered trump deal
-        else:
-            self.contract = what
-        self._set_contract_rules()
-        self.stage = "play"
-        self.turn = seat
-
-    def _play(self, seat: int, card: str, action: str) -> None:
+    def _do_play(self, seat: int, act: Action) -> None:
+        card: str = act.card  # type: ignore[assignment]  # play:XX
         self.hands[seat].remove(card)
-        self.log.append(LogEntry(seat, action, None, NOBODY))  # public (see Match._log)
+        self.log.append(public_entry(seat, act.text))
         trick = self.trick
         if trick:
             led = self.led
             if card[1] != led:  # what a discard reveals (for determinize)
-                voids = self.voids[seat]
-                voids.add(led)
-                if self.trump is not None and card[1] != self.trump:
-                    voids.add(self.trump)  # not trumping shows a trump void (K-12)
+                self.voids[seat].update(FOLLOW.reveals(trick, card, self.trump, self.strength)[0])
                 if self.king_must_go and card != "KH":
                     self.no_king.add(seat)  # K-7: he would have had to play it
             elif self.king_strict_now and led == "H" and card != "KH" and any(
@@ -313,7 +256,7 @@ class KingMatch(Match):
                 self.voids[seat].update("SCD")
             elif suit == self.trump and seat != self.chooser:
                 self.voids[seat].update(s for s in SUITS if s != suit)
-        trick.append([seat, card])
+        trick.append((seat, card))
         if len(trick) < self.seats:
             self.turn = self.left[seat]
             return
@@ -321,20 +264,11 @@ class KingMatch(Match):
 
     def _complete_trick(self) -> None:
         trick = self.trick
-        # rule C-4: the highest trump, else the highest card of the led suit
-        strength, trump = self.strength, self.trump
-        winner, best = trick[0]
-        best_trump = best[1] == trump
-        for s, c in trick[1:]:
-            if c[1] == best[1]:
-                if strength[c] > strength[best]:
-                    winner, best = s, c
-            elif c[1] == trump and not best_trump:
-                winner, best, best_trump = s, c, True
+        winner = winning_play(trick, self.trump, self.strength)[0]  # rule C-4
         cards = [c for _, c in trick]
         self.won[winner] += cards
         self.trick_winners.append(winner)
-        self.last_trick = {"cards": trick, "winner": winner}
+        self.last_trick = {"cards": [[s, c] for s, c in trick], "winner": winner}
         self.trick = []
         self.led = None
         self.turn = winner  # rules K-3, K-12: the winner leads next
@@ -351,78 +285,37 @@ class KingMatch(Match):
 
     def _end_deal(self) -> None:
         n = self.seats
-        if self.contract == TRUMP:
+        contract = cast(str, self.contract)
+        if contract == TRUMP:
             scores = trick_pay(n, self.trick_winners, self.hand_size)  # rules K-13, K-17
         else:
-            scores = [-p for p in penalties(self.contract, n, self.won, self.trick_winners)]  # K-4, K-9
+            scores = [-p for p in penalties(contract, n, self.won, self.trick_winners)]  # K-4, K-9
         self.running = [t + s for t, s in zip(self.running, scores, strict=True)]
         row = {
-            "contract": self.contract,
-            "chooser": self.chooser if self.contract == TRUMP else None,
+            "contract": contract,
+            "chooser": self.chooser if contract == TRUMP else None,
             "trump": self.trump,
             "scores": scores,
             "totals": list(self.running),
         }
-        if self.ordered:
-            row["orderer"] = self.orderer
-            row["relative"] = self._relative()
-        else:
-            row["by_last"] = self.by_last
+        self._row_extra(row)
         over = self.deal_no == self.deals_total
-        if self.ordered or self.deal_no <= len(CONTRACTS):
-            # rules K-2, K-16: to the left (K-10: also into the first positive deal)
-            next_dealer = (self.dealer + 1) % n
-        else:
-            next_dealer = self.chooser  # rule K-10: the chooser deals next
-        result = None
-        if over:
-            if not self.ordered:
-                assert sum(self.running) == 0, self.running  # rule K-14
-            result = self._final_result()
-        self._finish_deal(row, next_dealer=next_dealer, over=over, result=result)
+        result = self._final_result() if over else None
+        self._finish_deal(row, next_dealer=self._next_dealer(), over=over, result=result)
 
-    def _relative(self) -> list[float]:
-        """Rule K-16: each total minus the table average (exact quarters, sum 0)."""
-        average = sum(self.running) / self.seats
-        return [t - average for t in self.running]
+    def _row_extra(self, row: dict) -> None:
+        """The variant's own columns of a scoresheet row."""
+
+    def _next_dealer(self) -> int:
+        return (self.dealer + 1) % self.seats  # rules K-2, K-16: to the left
 
     def _final_result(self) -> dict:
         """Rule K-14: the totals of the last row; the highest total wins (ties share)."""
         best = max(self.running)
-        result = {"totals": list(self.running),
-                  "winners": [s for s, t in enumerate(self.running) if t == best]}
-        if self.ordered:
-            result["relative"] = self._relative()
-        return result
+        return {"totals": list(self.running),
+                "winners": [s for s, t in enumerate(self.running) if t == best]}
 
     # -- views, locations, determinization -------------------------------------
-
-    def __deepcopy__(self, memo: dict) -> KingMatch:
-        """A deep copy that shares what is never changed in place: the variant,
-        the deck tables, the finished deals' rows and history entries and the
-        log entries (append-only lists are copied, their items shared)."""
-        twin = object.__new__(type(self))
-        memo[id(self)] = twin
-        for name, value in self.__dict__.items():
-            if name in _SHARED:
-                twin.__dict__[name] = value
-            elif name in _APPEND_ONLY:
-                twin.__dict__[name] = list(value)
-            elif name == "rng":  # the same generator state, without copying it item by item
-                twin.rng = random.Random()
-                twin.rng.setstate(value.getstate())
-            else:  # the rest is plain data, changed in place at most two levels deep
-                t = type(value)
-                if t is list:
-                    value = [x.copy() if type(x) in _MUTABLE else x for x in value]
-                elif t is dict:
-                    value = {k: x.copy() if type(x) in _MUTABLE else x for k, x in value.items()}
-                elif t is set:
-                    value = set(value)
-                elif t not in _ATOMS:
-                    value = copy.deepcopy(value, memo)
-                twin.__dict__[name] = value
-        return twin
 
     def _view_extra(self, seat: int | None, v: dict) -> None:
         v["trick"] = [[s, c] for s, c in self.trick]
@@ -432,12 +325,6 @@ class KingMatch(Match):
         v["chooser"] = self.chooser
         v["tricks_taken"] = [self.trick_winners.count(s) for s in range(self.seats)]
         v["deals_total"] = self.deals_total
-        if self.ordered:
-            v["orderer"] = self.orderer
-            v["orders"] = [list(o) for o in self.orders]  # rule K-16: the public table
-            v["relative"] = self._relative()
-        else:
-            v["contract_order"] = list(self.contract_order)
 
     def _positions(self) -> dict:
         return {"trick": [[s, c] for s, c in self.trick], "taken": [list(w) for w in self.won],
@@ -489,6 +376,144 @@ class KingMatch(Match):
         self._legal_cache = {}
 
 
+class KingClassicMatch(KingMatch):
+    """``king-classic`` and ``king-3p``: the seven negative deals in the room's
+    order (K-5), then each player chooses the trump of two positive deals (K-10, K-11)."""
+
+    STAGES: ClassVar[dict[str, Stage]] = {
+        "choose": Stage("choose", "_legal_choose", {"trump": "_do_trump"}), "play": _PLAY}
+
+    def _setup(self) -> None:
+        self.contract_order = list(self.options.get("order", CONTRACTS))  # rule K-5
+        super()._setup()
+
+    def _deals_total(self) -> int:
+        return len(CONTRACTS) + 2 * self.seats  # rule K-10
+
+    def _open_deal(self) -> None:
+        n = self.seats
+        positive = self.deal_no > len(CONTRACTS)
+        if positive:
+            self.chooser = (self.dealer - 1) % n  # rule K-10: the dealer's right chooses
+        hands = self._deal_cards()
+        if positive:  # rule K-11: the chooser sees his first 3 cards only
+            ch = cast(int, self.chooser)
+            self.hands = [[] for _ in range(n)]
+            self.hands[ch] = hands[ch][:3]
+            self.stock = [list(h) for h in hands]
+            self.stock[ch] = hands[ch][3:]
+            self.contract = TRUMP
+            self.turn = ch
+            self.stage = "choose"
+            self.choices = CHOOSE_TRUMP
+        else:  # rule K-5: the next negative contract in the room's order
+            self.hands = hands
+            self.contract = self.contract_order[self.deal_no - 1]
+            self.stage = "play"
+            self.turn = (self.dealer + 1) % n  # rule K-3: the dealer's left leads
+
+    def _why_not_choice(self, action: str) -> str:
+        return "name a trump suit (trump:S/C/D/H) or trump:last; no-trump is not allowed (rule K-11)"
+
+    def _do_trump(self, seat: int, act: Action) -> None:
+        """Rule K-11: a suit, or "by the last card" dealt to the chooser."""
+        self._log(seat, act.text)
+        last = self.stock[seat][-1] if self.stock[seat] else self.hands[seat][-1]
+        for s in range(self.seats):  # then all the other cards are dealt
+            self.hands[s].extend(self.stock[s])
+            self.stock[s] = []
+        if act.arg == "last":
+            self.trump = last[1]
+            self.by_last = True
+            self.face_up = [last]  # shown to everyone until the deal ends
+            self._log(None, "show:" + last)
+        else:
+            self.trump = act.arg
+        self.stage = "play"
+        self.turn = seat  # rule K-12: the chooser leads
+
+    def _row_extra(self, row: dict) -> None:
+        row["by_last"] = self.by_last
+
+    def _next_dealer(self) -> int:
+        if self.deal_no <= len(CONTRACTS):  # rule K-2 (K-10: also into the first positive deal)
+            return (self.dealer + 1) % self.seats
+        return cast(int, self.chooser)  # rule K-10: the chooser deals next
+
+    def _final_result(self) -> dict:
+        check(sum(self.running) == sum(self.start_totals),
+              f"K-14: the totals {self.running} do not add up to zero")
+        return super()._final_result()
+
+    def _view_extra(self, seat: int | None, v: dict) -> None:
+        super()._view_extra(seat, v)
+        v["contract_order"] = list(self.contract_order)
+
+
+class KingOrderedMatch(KingMatch):
+    """``king-ordered``: 36 deals, each ordered by the dealer's left from what he
+    still owes, every contract once and two trump deals (K-16)."""
+
+    STAGES: ClassVar[dict[str, Stage]] = {
+        "choose": Stage("choose", "_legal_choose", {"order": "_do_order"}), "play": _PLAY}
+
+    def _deals_total(self) -> int:
+        return 9 * self.seats  # rule K-16
+
+    def _open_deal(self) -> None:
+        # rule K-16: everyone sees his cards, then the dealer's left orders
+        self.hands = self._deal_cards()
+        self.orderer = self.turn = (self.dealer + 1) % self.seats
+        self.stage = "choose"
+        self.choices = ["order:" + c for c in self._owed(self.orderer)]
+
+    def _owed(self, seat: int) -> list[str]:
+        """Rule K-16: the orders ``seat`` still owes (each contract once, two trump deals)."""
+        done = self.orders[seat]
+        owed = [c for c in CONTRACTS if c not in done]
+        if sum(1 for o in done if o.startswith(TRUMP)) < 2:
+            owed += TRUMP_ORDERS
+        return owed
+
+    def _why_not_choice(self, action: str) -> str:
+        if action.startswith("order:") and action[6:] in CONTRACTS + tuple(TRUMP_ORDERS):
+            return f"you have already ordered {action[6:]!r} as often as allowed (rule K-16)"
+        return "order one of: " + ", ".join(self.choices) + " (rule K-16)"
+
+    def _do_order(self, seat: int, act: Action) -> None:
+        """Rule K-16: the dealer's left orders a contract or a trump deal, then leads."""
+        what = act.arg
+        self._log(seat, act.text)
+        self.orders[seat].append(what)
+        if what.startswith(TRUMP):
+            self.contract = TRUMP
+            self.trump = what[6:]
+            self.chooser = seat  # the orderer is the chooser of an ordered trump deal
+        else:
+            self.contract = what
+        self._set_contract_rules()
+        self.stage = "play"
+        self.turn = seat
+
+    def _relative(self) -> list[float]:
+        """Rule K-16: each total minus the table average (exact quarters, sum 0)."""
+        average = sum(self.running) / self.seats
+        return [t - average for t in self.running]
+
+    def _row_extra(self, row: dict) -> None:
+        row["orderer"] = self.orderer
+        row["relative"] = self._relative()
+
+    def _final_result(self) -> dict:
+        return {**super()._final_result(), "relative": self._relative()}
+
+    def _view_extra(self, seat: int | None, v: dict) -> None:
+        super()._view_extra(seat, v)
+        v["orderer"] = self.orderer
+        v["orders"] = [list(o) for o in self.orders]  # rule K-16: the public table
+        v["relative"] = self._relative()
+
+
 def _options(with_order: bool) -> list[Option]:
     opts = []
     if with_order:
@@ -503,8 +528,8 @@ def _options(with_order: bool) -> list[Option]:
 
 
 register(Variant(id="king-classic", family="king", name="King (classic)", seat_counts=(4,),
-                 match_class=KingMatch, options=_options(True), rules={"ordered": False}))
+                 match_class=KingClassicMatch, options=_options(True)))
 register(Variant(id="king-ordered", family="king", name="King (ordered)", seat_counts=(4,),
-                 match_class=KingMatch, options=_options(False), rules={"ordered": True}))
+                 match_class=KingOrderedMatch, options=_options(False)))
 register(Variant(id="king-3p", family="king", name="King (3 players)", seat_counts=(3,),
-                 match_class=KingMatch, options=_options(True), rules={"ordered": False}))
+                 match_class=KingClassicMatch, options=_options(True)))

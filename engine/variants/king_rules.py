@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import card_strengths, make_deck
+from ..core import check
 
 RANKS_LOW_TO_HIGH = "789TJQKA"  # rule K-1: A K Q J T 9 8 7, high to low
 
@@ -88,7 +89,7 @@ def penalties(contract: str, seats: int, won: Sequence[Sequence[str]],
         for s in trick_winners[-2:]:
             out[s] += per["last2"]
     # rule K-9: the penalties of a negative deal add up to the contract's total.
-    assert sum(out) == CONTRACT_TOTAL[seats][contract], (contract, out)
+    check(sum(out) == CONTRACT_TOTAL[seats][contract], f"K-9: {contract} penalties {out}")
     return out
 
 
@@ -98,5 +99,5 @@ def trick_pay(seats: int, trick_winners: Sequence[int], hand_size: int) -> list[
     out = [0] * seats
     for s in trick_winners:
         out[s] += pay
-    assert sum(out) == pay * hand_size, out
+    check(sum(out) == pay * hand_size, f"K-13: trick pay {out}")
     return out

@@ -16,8 +16,11 @@ trim to 9, R-47), ``pool`` (R-43), ``play``.
 
 from __future__ import annotations
 
-from ..core import deal_cards_round
-from .korol_play import DISCARD, GIVE, HAND, RANK_OF, RANKS, SEATS, STRENGTH, KorolMatch
+from typing import ClassVar, cast
+
+from ..actions import Action
+from ..core import Stage, deal_cards_round
+from .korol_play import DISCARD, GIVE, HAND, RANKS, SEATS, STRENGTH, KorolMatch
 
 TARGETS = (9, 9, 9)  # rules
 KING_STRIKES, PRINCE_STRIKES = 3, 2  # rule R-42
@@ -29,10 +32,14 @@ class KrolPlMatch(KorolMatch):
 
     confirm_kinds = frozenset({"strike"})  # rule R-42: a redeal demanded
 
-    def _round_order(self) -> list[int]:
-        if self.round == 0:
-            return list(range(SEATS))  # clockwise (rule C-1)
-        return sorted(range(SEATS), key=lambda s: RANK_OF[self.titles[s]])  # rule R-40
+    STAGES: ClassVar[dict[str, Stage]] = {
+        **KorolMatch.STAGES,
+        "spare": Stage("spare", "_legal_spare", {"spare": "_do_spare", "keep": "_do_spare"}),
+        "strike": Stage("strike", "_legal_strike", {"strike": "_do_strike",
+                                                    "accept": "_do_strike"}),
+        "handover": Stage("handover", "_legal_handover", {"discard": "_do_discard"}),
+        "pool": Stage("pool", "_legal_pool", {"give": "_do_pool_give"}),
+    }
 
     def _round_reset(self) -> None:
         self.strikes = {"king": 0, "prince": 0}  # rule R-42: since the last played deal
@@ -93,14 +100,14 @@ class KrolPlMatch(KorolMatch):
 
     # -- spare hands (rule R-32) ---------------------------------------------------------
 
-    def _spare(self, seat: int, action: str) -> None:
-        if action != "keep":
-            at = int(action[6:])
+    def _do_spare(self, seat: int, act: Action) -> None:
+        if act.kind == "spare":
+            at = cast(int, act.target)
             mine, theirs = self.hands[seat], self.spares[at]
             self.hands[seat], self.spares[at] = theirs, mine  # unseen; his hand lies there now
             self._moved_pile(mine, f"hand:{seat}", f"spare:{at}")
             self._moved_pile(theirs, f"spare:{at}", f"hand:{seat}", (seat,))
-        self._log(seat, action)
+        self._log(seat, act.text)
         self.spare_queue.pop(0)
         if self.spare_queue:
             self.cur = self.spare_queue[0]
@@ -126,15 +133,15 @@ class KrolPlMatch(KorolMatch):
         high_trump = any(c[1] == trump and STRENGTH[c] > NINE for c in self.hands[seat])
         return self.strikes["prince"] < PRINCE_STRIKES and not high_trump
 
-    def _strike(self, seat: int, action: str) -> None:
-        self._log(seat, action)
-        if action == "accept":
+    def _do_strike(self, seat: int, act: Action) -> None:
+        self._log(seat, act.text)
+        if act.kind == "accept":
             if self.striker == "king":
                 self._ask_strike("prince")
             else:
                 self._after_strikes()
             return
-        self.strikes[self.striker] += 1
+        self.strikes[cast(str, self.striker)] += 1
         # a redeal by the Sweeper; the struck deal is kept inside this deal's history
         struck = list(self._dealt.get("struck", []))
         struck.append({k: v for k, v in self._dealt.items() if k != "struck"})
@@ -175,7 +182,8 @@ class KrolPlMatch(KorolMatch):
         else:
             self._start_pool()
 
-    def _discard(self, seat: int, card: str) -> None:
+    def _do_discard(self, seat: int, act: Action) -> None:
+        card = cast(str, act.card)
         self.hands[seat].remove(card)
         self.aside.append(card)
         self._moved_unseen(card, f"hand:{seat}", "aside", (seat,))
@@ -205,7 +213,8 @@ class KrolPlMatch(KorolMatch):
         else:
             self._start_play()
 
-    def _pool_give(self, seat: int, card: str) -> None:
+    def _do_pool_give(self, seat: int, act: Action) -> None:
+        card = cast(str, act.card)
         receiver = self.pool_queue[0][1]
         self.hands[seat].remove(card)
         self.hands[receiver].append(card)
@@ -253,28 +262,18 @@ class KrolPlMatch(KorolMatch):
 
     # -- the phases before play --------------------------------------------------------------
 
-    def _legal_other(self, seat: int) -> list[str]:
-        stage = self.stage
-        if stage == "spare":
-            return [f"spare:{s}" for s in sorted(self.spares)] + ["keep"]
-        if stage == "strike":
-            return (["strike"] if self._may_strike(seat) else []) + ["accept"]
-        if stage == "handover":
-            return [DISCARD[c] for c in self._sorted(self.hands[seat])]
-        receiver = self.pool_queue[0][1]
-        give = GIVE[receiver]
-        return [give[c] for c in self._sorted(self.hands[seat])]
+    def _legal_spare(self, seat: int) -> list[str]:
+        return [f"spare:{s}" for s in sorted(self.spares)] + ["keep"]
 
-    def _do_other(self, seat: int, action: str) -> None:
-        stage = self.stage
-        if stage == "spare":
-            self._spare(seat, action)
-        elif stage == "strike":
-            self._strike(seat, action)
-        elif stage == "handover":
-            self._discard(seat, action[8:])
-        else:
-            self._pool_give(seat, action[5:7])
+    def _legal_strike(self, seat: int) -> list[str]:
+        return (["strike"] if self._may_strike(seat) else []) + ["accept"]
+
+    def _legal_handover(self, seat: int) -> list[str]:
+        return [DISCARD[c] for c in self._sorted(self.hands[seat])]
+
+    def _legal_pool(self, seat: int) -> list[str]:
+        give = GIVE[self.pool_queue[0][1]]
+        return [give[c] for c in self._sorted(self.hands[seat])]
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
         stage = self.stage

@@ -22,9 +22,12 @@ deals the rest anew.
 from __future__ import annotations
 
 import random
+from typing import ClassVar, cast
 
+from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import LogEntry, Match, assign_hidden
+from ..core import EngineError, Match, Stage, assign_hidden, public_entry
+from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"
 DECK = make_deck(RANKS)  # rule R-1: 36 cards, A high
@@ -33,8 +36,6 @@ PLAY = {c: "play:" + c for c in DECK}
 GIVE = [{c: f"give:{c}>{s}" for c in DECK} for s in range(4)]  # give:CARD>SEAT (R-23, R-43)
 DISCARD = {c: "discard:" + c for c in DECK}
 SORT_KEY = {c: SUIT_ORDER[c[1]] * 10 - STRENGTH[c] for c in DECK}  # the view's order
-NOBODY: frozenset = frozenset()
-_MUTABLE = (list, dict, set)
 SEATS = 4  # rule R-6
 HAND = 9
 TITLES = ("king", "prince", "soldier", "peasant")
@@ -43,6 +44,7 @@ POINTS = {"king": 3, "prince": 2, "soldier": 1, "peasant": 0}  # rule R-4
 
 WHY_FOLLOW = "you must follow the led suit (rule R-2)"
 WHY_NOT_HELD = "you do not hold that card"
+FOLLOW = FollowRule(must_trump=False, why_follow=WHY_FOLLOW)  # rule R-2: no duty to trump
 
 
 class KorolMatch(Match):
@@ -52,28 +54,9 @@ class KorolMatch(Match):
     deck = DECK
 
     _view_sets_log = True  # a reveal for one seat only is left out (see _view_extra)
-
-    def __deepcopy__(self, memo: dict) -> KorolMatch:
-        """A fast independent copy (``determinize`` is the search bots' hot path).
-
-        The state is plain data at most two levels deep where it changes
-        (hands, known, voids ...); records appended once and never changed
-        (history entries, rows, log entries) are shared."""
-        twin = object.__new__(type(self))
-        d = twin.__dict__
-        for key, value in self.__dict__.items():
-            t = type(value)
-            if t is list:
-                d[key] = [x.copy() if type(x) in _MUTABLE else x for x in value]
-            elif t is dict:
-                d[key] = {k: x.copy() if type(x) in _MUTABLE else x for k, x in value.items()}
-            elif t is set:
-                d[key] = set(value)
-            else:
-                d[key] = value
-        twin.rng = random.Random()  # the same generator state, without copying it item by item
-        twin.rng.setstate(self.rng.getstate())
-        return twin
+    STAGES: ClassVar[dict[str, Stage]] = {"play": Stage("play", "_legal_play", {"play": "_do_play"})}
+    _SHARED = Match._SHARED | {"order", "_title_seat"}
+    _APPEND_ONLY = Match._APPEND_ONLY | {"role_rows", "leavers"}
 
     # -- rounds ---------------------------------------------------------------
 
@@ -127,10 +110,10 @@ class KorolMatch(Match):
 
     def _next_active(self, seat: int) -> int:
         """The next active player after ``seat`` in this round's turn order (rule R-5)."""
-        return self._succ[seat]
+        return self._succ[seat]  # type: ignore[return-value]  # never None while anyone plays
 
     def _highest_active(self) -> int:
-        return self._top
+        return self._top  # type: ignore[return-value]  # never None while anyone plays
 
     def _recount(self) -> None:
         """Cache who follows whom among the active players (the hot path asks often)."""
@@ -145,7 +128,10 @@ class KorolMatch(Match):
     # -- hooks of the versions --------------------------------------------------
 
     def _round_order(self) -> list[int]:
-        raise NotImplementedError
+        if self.round == 0:
+            return list(range(SEATS))  # clockwise (rule C-1)
+        titles = self.titles
+        return sorted(range(SEATS), key=lambda s: RANK_OF[cast(str, titles[s])])  # rules R-20, R-40
 
     def _round_reset(self) -> None:
         """Version state that restarts with every round."""
@@ -160,12 +146,6 @@ class KorolMatch(Match):
     def _release(self, seat: int) -> None:
         """The cards of a player who has just left: set aside (R-46 may hand them on)."""
         self._to_aside(f"hand:{seat}", self.hands[seat])
-
-    def _legal_other(self, seat: int) -> list[str]:
-        raise NotImplementedError
-
-    def _do_other(self, seat: int, action: str) -> None:
-        raise NotImplementedError
 
     # -- dealing ------------------------------------------------------------------
 
@@ -218,10 +198,7 @@ class KorolMatch(Match):
     # -- play -------------------------------------------------------------------
 
     def _to_act(self) -> list[int]:
-        return [self.cur]
-
-    def _phase(self) -> str:
-        return self.stage
+        return [self.cur]  # type: ignore[list-item]  # None only once the match is over
 
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
@@ -229,9 +206,7 @@ class KorolMatch(Match):
     def _sorted(self, cards) -> list[str]:
         return sorted(cards, key=SORT_KEY.__getitem__)
 
-    def _legal(self, seat: int) -> list[str]:
-        if self.stage != "play":
-            return self._legal_other(seat)
+    def _legal_play(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
@@ -241,23 +216,18 @@ class KorolMatch(Match):
                 if trumps:
                     return trumps
             return [PLAY[c] for c in hand]
-        led = trick[0][1][1]  # rule R-2: follow suit if you can, else anything
-        follow = [PLAY[c] for c in hand if c[1] == led]
-        return follow or [PLAY[c] for c in hand]
+        return FOLLOW.playable_codes(hand, trick, self.trump, STRENGTH, PLAY)  # rule R-2
 
-    def _do(self, seat: int, action: str) -> None:
-        if self.stage != "play":
-            self._do_other(seat, action)
-            return
-        card = action[5:]
+    def _do_play(self, seat: int, act: Action) -> None:
+        card: str = act.card  # type: ignore[assignment]  # play:XX
         self.hands[seat].remove(card)
         for k in self.known:  # a played card is public
             k.pop(card, None)
         trick = self.trick
-        if trick and card[1] != trick[0][1][1]:
-            self.voids[seat].add(trick[0][1][1])
+        if trick and card[1] != trick[0][1][1]:  # a discard shows a void (FOLLOW.reveals)
+            self.voids[seat].update(FOLLOW.reveals(trick, card, self.trump, STRENGTH)[0])
         trick.append((seat, card))
-        self.log.append(LogEntry(seat, action, None, NOBODY))
+        self.log.append(public_entry(seat, act.text))
         if len(trick) < self.n_active:
             self.cur = self._next_active(seat)
             return
@@ -275,14 +245,7 @@ class KorolMatch(Match):
 
     def _end_trick(self) -> None:
         trick = self.trick
-        winner, best = trick[0]  # rule R-2: the highest trump, else the highest of the led suit
-        trump = self.trump
-        for s, c in trick:
-            if c[1] == best[1]:
-                if STRENGTH[c] > STRENGTH[best]:
-                    winner, best = s, c
-            elif c[1] == trump:
-                winner, best = s, c
+        winner = winning_play(trick, self.trump, STRENGTH)[0]  # rules C-4, R-2
         self.won[winner] += [c for _, c in trick]
         self.last_trick = {"cards": [[s, c] for s, c in trick], "winner": winner}
         self.trick = []
@@ -359,7 +322,7 @@ class KorolMatch(Match):
         titles = list(self.new_titles)
         self.role_rows.append({"round": self.round, "titles": titles, "tricks": list(self.tally)})
         for s, t in enumerate(titles):
-            self.standings[s] += POINTS[t]  # rule R-4
+            self.standings[s] += POINTS[cast(str, t)]  # rule R-4: every seat has a title now
             self.king_count[s] += t == "king"
         if self.round == self.reigns:  # rule R-4: the crowning plus N reigns
             self.cur = None
@@ -461,7 +424,10 @@ class KorolMatch(Match):
         where = {c: key for key, pile in self._hidden_piles() for c in pile}
         for s in range(SEATS):
             for c, w in self.known[s].items():
-                assert where.get(c) == w, f"seat {s} believes {c} is in {w}, it is in {where.get(c)}"
+                if where.get(c) != w:
+                    raise EngineError(f"seat {s} believes {c} is in {w}, it is in {where.get(c)}")
             for c in self.hands[s]:
-                assert self.known[s].get(c) == f"hand:{s}", f"seat {s} does not know its {c}"
-                assert c[1] not in self.voids[s], f"seat {s} holds {c} but counts as void"
+                if self.known[s].get(c) != f"hand:{s}":
+                    raise EngineError(f"seat {s} does not know its {c}")
+                if c[1] in self.voids[s]:
+                    raise EngineError(f"seat {s} holds {c} but counts as void")

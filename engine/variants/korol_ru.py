@@ -13,8 +13,11 @@ Phases: ``tribute`` (R-23: the King, then the Prince, take from the Peasant),
 
 from __future__ import annotations
 
-from ..core import deal_cards_round
-from .korol_play import HAND, RANK_OF, SEATS, STRENGTH, KorolMatch
+from typing import ClassVar, cast
+
+from ..actions import Action
+from ..core import Stage, deal_cards_round
+from .korol_play import HAND, SEATS, STRENGTH, KorolMatch
 
 CROWNING_TARGETS = (10, 9, 8)  # rule R-14
 REIGN_TARGETS = (9, 9, 9)  # rule R-27 [reading]
@@ -23,10 +26,12 @@ REIGN_TARGETS = (9, 9, 9)  # rule R-27 [reading]
 class KorolRuMatch(KorolMatch):
     """A match of the Russian Король."""
 
-    def _round_order(self) -> list[int]:
-        if self.round == 0:
-            return list(range(SEATS))  # clockwise (rule C-1)
-        return sorted(range(SEATS), key=lambda s: RANK_OF[self.titles[s]])  # rule R-20
+    STAGES: ClassVar[dict[str, Stage]] = {
+        **KorolMatch.STAGES,
+        "tribute": Stage("tribute", "_legal_tribute", {"take": "_do_take", "give": "_do_give",
+                                                       "keep": "_do_keep"}),
+        "swap": Stage("swap", "_legal_swap", {"swap": "_do_swap", "keep": "_do_swap"}),
+    }
 
     def _round_reset(self) -> None:
         self.prince_leads = 0  # rule R-25: the Prince's leads since the King left
@@ -125,7 +130,7 @@ class KorolRuMatch(KorolMatch):
         self._log(None, "show:" + ",".join(shown), hidden="", seen_by=(taker,))
         for c in shown:
             self.known[taker][c] = f"hand:{peasant}"
-        self.taken = None
+        self.taken: str | None = None
 
     def _take(self, taker: int, peasant: int, card: str) -> None:
         self.hands[peasant].remove(card)
@@ -136,7 +141,15 @@ class KorolRuMatch(KorolMatch):
         self._log(taker, "take:" + card, hidden="take:??", seen_by=(taker,))
         self.taken = card
 
-    def _give(self, taker: int, card: str) -> None:
+    def _do_take(self, seat: int, act: Action) -> None:
+        self._take(seat, self.seat_of("peasant"), cast(str, act.card))
+
+    def _do_keep(self, seat: int, act: Action) -> None:
+        self._log(seat, "keep")
+        self._next_taker()
+
+    def _do_give(self, taker: int, act: Action) -> None:
+        card = cast(str, act.card)
         peasant = self.seat_of("peasant")
         self.hands[taker].remove(card)
         self.hands[peasant].append(card)
@@ -147,35 +160,26 @@ class KorolRuMatch(KorolMatch):
 
     # -- phases before play -------------------------------------------------------------
 
-    def _legal_other(self, seat: int) -> list[str]:
-        hand = self.hands[seat]
+    def _legal_tribute(self, seat: int) -> list[str]:
         peasant = self.seat_of("peasant")
-        if self.stage == "tribute":
-            if self.taken is None:  # rule R-23: take any one card, or decline
-                return ["take:" + c for c in self._sorted(self.hands[peasant])] + ["keep"]
-            return [f"give:{c}>{peasant}" for c in self._sorted(hand) if c != self.taken]
-        # rule R-26: the turned card for any card of his own, or decline
-        return ["swap:" + c for c in self._sorted(hand)] + ["keep"]
+        if self.taken is None:  # rule R-23: take any one card, or decline
+            return ["take:" + c for c in self._sorted(self.hands[peasant])] + ["keep"]
+        return [f"give:{c}>{peasant}" for c in self._sorted(self.hands[seat]) if c != self.taken]
 
-    def _do_other(self, seat: int, action: str) -> None:
-        if self.stage == "tribute":
-            if action == "keep":
-                self._log(seat, "keep")
-                self._next_taker()
-            elif action.startswith("take:"):
-                self._take(seat, self.seat_of("peasant"), action[5:])
-            else:
-                self._give(seat, action[5:7])
-            return
-        if action.startswith("swap:"):  # rule R-26: the trump suit stays
-            card, turned = action[5:], self.turned
+    def _legal_swap(self, seat: int) -> list[str]:
+        # rule R-26: the turned card for any card of his own, or decline
+        return ["swap:" + c for c in self._sorted(self.hands[seat])] + ["keep"]
+
+    def _do_swap(self, seat: int, act: Action) -> None:
+        if act.kind == "swap":  # rule R-26: the trump suit stays
+            card, turned = cast(str, act.card), cast(str, self.turned)
             hand = self.hands[seat]
             hand.remove(card)
             self.stock[self.stock.index(turned)] = card
             hand.append(turned)
             self._moved_unseen(card, f"hand:{seat}", "stock", (seat,))
             self._see_all(turned, f"hand:{seat}")
-            self._log(seat, action, hidden="swap:??", seen_by=(seat,))
+            self._log(seat, act.text, hidden="swap:??", seen_by=(seat,))
         else:
             self._log(seat, "keep")
         self._start_play()

@@ -1,8 +1,10 @@
 """Тысяча (Thousand): `thousand-1001`, `thousand-1000`, `thousand-1000-2p`.
 
 The rules are ../shared/rules/thousand.md (T-1 … T-30).  This module holds the
-variants, the deal, the bidding and the talon; the trick play and the scoring
-are in :mod:`thousand_play`, the determinization in :mod:`thousand_hidden`.
+deal, the bidding and the talon, and the three variants as small subclasses of
+:class:`ThousandMatch`; the trick play and the scoring are in
+:mod:`thousand_play`, the rule tables in :mod:`thousand_cards`, the
+determinization in :mod:`thousand_hidden`.
 
 A deal moves through internal stages (the public ``phase`` in brackets):
 
@@ -15,33 +17,59 @@ A deal moves through internal stages (the public ``phase`` in brackets):
 
 from __future__ import annotations
 
-import copy
 import random
+from collections.abc import Callable
+from typing import ClassVar, cast
 
-from ..core import Match, Option, Variant, deal_cards_round, register
-from . import thousand_hidden, thousand_play
-from .thousand_cards import BASE_CAP, DECK, MARRIAGE_VALUE, STRENGTH, bid_cap
+from ..actions import Action
+from ..core import Match, Option, Stage, Variant, deal_cards_round, register
+from . import thousand_hidden
+from .thousand_cards import (
+    BASE_CAP,
+    DECK,
+    FOLLOW_1000,
+    FOLLOW_1001,
+    MARRIAGE_VALUE,
+    NEAR_850,
+    STRENGTH,
+    bid_cap,
+    round_to_5,
+    round_to_10,
+)
+from .thousand_play import ThousandPlay
 
-PHASE_OF_STAGE = {"bidding": "bidding", "give": "talon", "contract": "talon", "take": "talon",
-                  "discard": "talon", "play": "play"}
+_BIDDING = Stage("bidding", "_legal_bidding", {"pass": "_do_call", "bid": "_do_call"})
+_CONTRACT = Stage("talon", "_legal_contract", {"contract": "_do_contract", "throw": "_do_quit"})
+_GIVE = Stage("talon", "_legal_give", {"give": "_do_give", "throw": "_do_quit",
+                                        "refuse": "_do_quit"})
+_PLAY = Stage("play", "_legal_play", {"play": "_do_play", "marriage": "_do_play",
+                                      "throw": "_do_quit", "refuse": "_do_quit"})
 
 
-class ThousandMatch(thousand_play.PlayMixin, Match):
+class ThousandMatch(ThousandPlay):
+    """What the three seed variants share; each is a small subclass below."""
+
     strength = STRENGTH
     deck = DECK
     confirm_kinds = frozenset({"throw", "refuse"})  # rules T-15, T-12, T-18
+    _accepts_start_totals = True
+    _SHARED = Match._SHARED | {"calling", "active", "next_seat", "before", "amounts",
+                               "bid_codes", "contract_codes", "play_codes", "marriage_codes",
+                               "give_codes"}
+    _APPEND_ONLY = Match._APPEND_ONLY | {"bids", "gives", "discards", "marriages"}
+    #: The talon placements a seat may believe in (``thousand_hidden``).
+    _talon_placements: ClassVar[Callable[..., list]]
 
     # -- across deals ---------------------------------------------------------
 
     def _setup(self) -> None:
         r = self.variant.rules
-        self.kind: str = r["kind"]  # "1001" | "1000" | "2p"
-        self.hand_size: int = r["hand"]
-        self.talon_size: int = r["talon"]
-        self.min_bid: int = r["min_bid"]
-        self.step: int = r["step"]
-        self.goal: int = self.options["goal"]
-        self.round5_up: bool = self.options.get("round5_up", True)
+        self.hand_size = r["hand"]
+        self.talon_size = r["talon"]
+        self.min_bid = r["min_bid"]
+        self.step = r["step"]
+        self.goal = self.options["goal"]
+        self.round5_up = self.options.get("round5_up", True)
         top = BASE_CAP + sum(MARRIAGE_VALUE.values())
         self.amounts = list(range(self.min_bid, top + 1, self.step))
         self.bid_codes = [f"bid:{n}" for n in self.amounts]
@@ -50,6 +78,9 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
         self.marriage_codes = {c: "marriage:" + c for c in DECK if c[0] in "KQ"}
         self.give_codes = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(self.seats)}
         self.stage = "bidding"
+
+    def _totals_changed(self) -> None:
+        self.before = self._totals()
 
     # -- the deal (rules T-4, T-5, T-6) --------------------------------------
 
@@ -70,88 +101,43 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
             hands, talon = self._check_preset(preset, shape, self.talon_size)
         else:  # rule T-6: one card at a time from first hand, then the talon
             hands, talon = deal_cards_round(deck, calling, self.hand_size, n)
-        self.hands: list[list[str]] = hands
-        self.talon: list[str] = talon
+        self.hands = hands
+        self.talon = talon
         self._dealt = {"hands": [list(h) for h in hands], "talon": list(talon)}
         self.before = self._totals()  # the totals before this deal (rules T-13, T-27)
         # bidding
         self.stage = "bidding"
         self.turn = calling[0]
-        self.bids: list[tuple[int, str]] = []
-        self.passed: set[int] = set()
-        self.high: int | None = None
-        self.high_seat: int | None = None
-        self.declarer: int | None = None
-        self.bid: int | None = None
+        self.bids = []
+        self.passed = set()
+        self.high = None
+        self.high_seat = None
+        self.declarer = None
+        self.bid = None
         self.forced = False  # rule T-12: nobody bid
-        self.contract: int | None = None
+        self.contract = None
         # talon
-        self.shown: list[str] = []  # the talon (2p: the pair) turned face up
-        self.gives: list[tuple[int, str]] = []  # (receiver, card)
-        self.discards: list[str] = []
-        self.aside: list[str] = []  # 2p: the pair nobody sees
+        self.shown = []
+        self.gives = []
+        self.discards = []
+        self.aside = []
         # play
-        self.trick: list[tuple[int, str]] = []
-        self.trump: str | None = None
-        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.trick = []
+        self.trump = None
+        self.won = [[] for _ in range(n)]
         self.tricks_won = [0] * n
-        self.marriages: list[tuple[int, str, str]] = []  # (seat, suit, card led)
-        self.played_by: dict[str, int] = {}
-        self.bans: list[set[str]] = [set() for _ in range(n)]  # cards a seat cannot hold
+        self.marriages = []
+        self.played_by = {}
+        self.bans = [set() for _ in range(n)]
         self.first_lead = True
 
     # -- hooks ----------------------------------------------------------------
-
-    def _phase(self) -> str:
-        return PHASE_OF_STAGE[self.stage]
 
     def _to_act(self) -> list[int]:
         return [self.turn]
 
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
-
-    def _legal(self, seat: int) -> list[str]:
-        stage = self.stage
-        if stage == "play":
-            return self._legal_play(seat)
-        if stage == "bidding":
-            return self._legal_bidding(seat)
-        if stage == "contract":
-            acts = self._contract_choices()
-            return acts + ["throw"] if self.kind == "1001" else acts
-        if stage == "give":
-            return self._give_choices() + [self._quit_action()]
-        if stage == "take":
-            return ["take:top", "take:bottom"]
-        # stage == "discard"
-        return ["discard:" + c for c in self.hands[seat]] + ["refuse"]
-
-    def _do(self, seat: int, action: str) -> None:
-        kind, _, arg = action.partition(":")
-        if kind == "play":
-            self._play(seat, arg, action, False)
-        elif kind == "marriage":
-            self._play(seat, arg, action, True)
-        elif kind == "bid" or kind == "pass":
-            self._call(seat, action, int(arg) if arg else None)
-        elif kind == "contract":
-            self._name_contract(seat, int(arg))
-        elif kind == "give":
-            card, _, receiver = arg.partition(">")
-            self._give(seat, card, int(receiver))
-        elif kind == "take":
-            self._take(seat, arg)
-        elif kind == "discard":
-            self._discard(seat, arg)
-        elif kind == "throw":
-            self._log(seat, "throw")
-            self._score_throw()
-        elif kind == "refuse":
-            self._log(seat, "refuse")
-            self._score_refusal()
-        else:  # pragma: no cover - _legal never offers anything else
-            raise AssertionError(action)
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
         kind, _, arg = action.partition(":")
@@ -173,11 +159,11 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
             if self.stage != "contract":
                 return "no contract can be named now (rules T-14, T-16)"
             return f"the contract must be one of {', '.join(self._contract_choices())}"
-        if kind == "throw" and self.kind != "1001":
-            return "throwing in is a rule of thousand-1001 (T-15); here you may refuse (T-18)"
-        if kind == "refuse" and self.kind == "1001":
-            return "refusing is a rule of thousand-1000 (T-18); here you may throw in (T-15)"
+        if kind in ("throw", "refuse") and kind != self.QUIT:
+            return self.WHY_NO_QUIT
         return None
+
+    WHY_NO_QUIT: ClassVar[str] = ""
 
     def _view_extra(self, seat: int | None, v: dict) -> None:
         v["trick"] = [[s, c] for s, c in self.trick]
@@ -214,53 +200,16 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         thousand_hidden.redeal_hidden(self, seat, rng)
 
-    # The state that a deal changes in place; everything else is either never
-    # changed in place (shared by a copy) or left to copy.deepcopy.
-    _LISTS = ("actions", "log", "_scoresheet", "_history", "_presets_left", "talon", "bids",
-              "shown", "gives", "discards", "aside", "trick", "won", "tricks_won", "marriages",
-              "hands", "bans", "passed", "played_by")
-    _SHARED = ("variant", "preset_deals", "options", "calling", "active", "next_seat", "before",
-               "amounts", "bid_codes", "contract_codes", "play_codes", "marriage_codes", "give_codes",
-               "last_trick", "last_deal", "_result", "_dealt")
-
-    def __deepcopy__(self, memo: dict) -> ThousandMatch:
-        """A fast deep copy for ``determinize`` (search bots copy a match very often)."""
-        twin = object.__new__(type(self))
-        state = self.__dict__
-        out = {}
-        for key, value in state.items():
-            if key in self._SHARED:
-                out[key] = value
-            elif key == "hands" or key == "won":
-                out[key] = [list(x) for x in value]
-            elif key == "bans":
-                out[key] = [set(x) for x in value]
-            elif key in self._LISTS:
-                out[key] = value.copy()
-            elif key == "rng":
-                out[key] = random.Random()
-                out[key].setstate(value.getstate())
-            elif key == "_legal_cache":
-                out[key] = {}
-            else:
-                out[key] = copy.deepcopy(value, memo)
-        twin.__dict__ = out
-        return twin
-
     # -- bidding (rules T-8 … T-13) ------------------------------------------
 
     def _lowest_bid(self) -> int:
         return self.min_bid if self.high is None else self.high + self.step  # rule T-8
 
+    def _may_pass_or_bid(self, seat: int) -> tuple[bool, bool]:
+        return True, True
+
     def _legal_bidding(self, seat: int) -> list[str]:
-        may_pass = may_bid = True
-        if self.kind == "2p":  # rule T-13: 850 in the two-player game
-            other = 1 - seat
-            mine, theirs = self.before[seat] >= 850, self.before[other] >= 850
-            if mine and not theirs:
-                may_bid = False
-            elif theirs and not mine:
-                may_pass = False
+        may_pass, may_bid = self._may_pass_or_bid(seat)
         acts = ["pass"] if may_pass else []
         if may_bid:  # rules T-9, T-10
             lo = (self._lowest_bid() - self.min_bid) // self.step
@@ -268,13 +217,13 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
             acts += self.bid_codes[lo:hi + 1]
         return acts
 
-    def _call(self, seat: int, action: str, amount: int | None) -> None:
-        self.bids.append((seat, action))
-        self._log(seat, action)
-        if amount is None:
+    def _do_call(self, seat: int, act: Action) -> None:
+        self.bids.append((seat, act.text))
+        self._log(seat, act.text)
+        if act.amount is None:
             self.passed.add(seat)  # rule T-11: passing is final
         else:
-            self.high, self.high_seat = amount, seat
+            self.high, self.high_seat = act.amount, seat
         left = [s for s in self.calling if s not in self.passed]
         if len(left) == 1:
             self._end_bidding(left[0])
@@ -293,13 +242,10 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
             self.bid = self.min_bid
         else:  # rule T-11
             self.bid = self.high
-        if self.kind == "1001":
-            self._turn_up_talon()  # rule T-14: turned up and taken into hand
-            self.hands[declarer].extend(self.talon)
-            self.talon = []
-            self.stage = "give"
-        else:
-            self.stage = "contract"  # rule T-16: the contract before the talon
+        self._after_bidding(declarer)
+
+    def _after_bidding(self, declarer: int) -> None:
+        self.stage = "contract"  # rule T-16: the contract before the talon
 
     # -- the talon (rules T-14 … T-19) ---------------------------------------
 
@@ -309,69 +255,151 @@ class ThousandMatch(thousand_play.PlayMixin, Match):
 
     def _contract_choices(self) -> list[str]:
         """Rules T-14, T-16: from the winning bid (offered first) up to the cap."""
-        lo = (self.bid - self.min_bid) // self.step
-        hi = (bid_cap(self.hands[self.declarer]) - self.min_bid) // self.step
+        lo = ((self.bid or self.min_bid) - self.min_bid) // self.step
+        hi = (bid_cap(self.hands[self._declarer()]) - self.min_bid) // self.step
         return [self.contract_codes[lo]] + self.contract_codes[lo + 1:hi + 1]
 
-    def _name_contract(self, seat: int, amount: int) -> None:
-        self.contract = amount
-        self._log(seat, f"contract:{amount}")
-        if self.kind == "1001":
-            self._start_play()
-        elif self.kind == "1000":
-            self._turn_up_talon()  # rule T-17
-            self.stage = "give"
-        else:
-            self.stage = "take"  # rule T-19
+    def _legal_contract(self, seat: int) -> list[str]:
+        return self._contract_choices()
 
-    def _opponents(self) -> list[int]:
-        return [s for s in self.calling if s != self.declarer]
+    def _do_contract(self, seat: int, act: Action) -> None:
+        self.contract = act.amount
+        self._log(seat, act.text)
+        self._after_contract(seat)
 
-    def _give_choices(self) -> list[str]:
+    def _after_contract(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _give_source(self, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def _legal_give(self, seat: int) -> list[str]:
         """1001: any card of the hand (T-14); 1000: a card of the shown talon (T-17)."""
         done = {r for r, _ in self.gives}
-        source = self.hands[self.declarer] if self.kind == "1001" else self.talon
+        source = self._give_source(self._declarer())
         codes = self.give_codes
-        return [codes[c, r] for r in self._opponents() if r not in done for c in source]
+        return [codes[c, r] for r in self._opponents() if r not in done for c in source] + [self.QUIT]
 
-    def _give(self, seat: int, card: str, receiver: int) -> None:
-        source = self.hands[seat] if self.kind == "1001" else self.talon
-        source.remove(card)
+    def _do_give(self, seat: int, act: Action) -> None:
+        card, receiver = cast(str, act.card), cast(int, act.target)  # give:XX>S
+        self._give_source(seat).remove(card)
         self.hands[receiver].append(card)
         self.gives.append((receiver, card))
         # Only the giver and the receiver know the card (rules T-14, T-17, C-5).
-        self._log(seat, f"give:{card}>{receiver}", hidden=f"give:??>{receiver}",
-                  seen_by=(seat, receiver))
-        if len(self.gives) < len(self.calling) - 1:
-            return
-        if self.kind == "1001":
-            self.stage = "contract"
-        else:
-            self.hands[seat].extend(self.talon)  # rule T-17: the last card is the declarer's
-            self.talon = []
-            self._start_play()
+        self._log(seat, act.text, hidden=f"give:??>{receiver}", seen_by=(seat, receiver))
+        if len(self.gives) == len(self.calling) - 1:
+            self._after_gives(seat)
 
-    def _take(self, seat: int, which: str) -> None:
+    def _after_gives(self, seat: int) -> None:
+        raise NotImplementedError
+
+
+class Thousand1001Match(ThousandMatch):
+    """``thousand-1001``: the talon into the declarer's hand, then the gives, then
+    the contract (T-14); throwing in (T-15); rounding to 5; no fine at 850."""
+
+    STAGES = {"bidding": _BIDDING, "give": _GIVE, "contract": _CONTRACT, "play": _PLAY}
+    QUIT = "throw"  # rules T-15, T-12
+    WHY_NO_QUIT = "refusing is a rule of thousand-1000 (T-18); here you may throw in (T-15)"
+    FOLLOW = FOLLOW_1001
+    FINES_AT_850 = False
+    _talon_placements = staticmethod(thousand_hidden.placements_1001)
+
+    def _after_bidding(self, declarer: int) -> None:
+        self._turn_up_talon()  # rule T-14: turned up and taken into hand
+        self.hands[declarer].extend(self.talon)
+        self.talon = []
+        self.stage = "give"
+
+    def _give_source(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def _after_gives(self, seat: int) -> None:
+        self.stage = "contract"
+
+    def _legal_contract(self, seat: int) -> list[str]:
+        return self._contract_choices() + [self.QUIT]
+
+    def _after_contract(self, seat: int) -> None:
+        self._start_play()
+
+    def _may_declare(self, seat: int) -> bool:
+        return True  # rule T-23: on any lead
+
+    def _round(self, points: int) -> int:
+        return round_to_5(points)  # rule T-24
+
+
+class Thousand1000Match(ThousandMatch):
+    """``thousand-1000``: the contract, then the talon shown and given out one
+    card to each opponent, the last to the declarer (T-16, T-17); refusing (T-18)."""
+
+    STAGES = {"bidding": _BIDDING, "contract": _CONTRACT, "give": _GIVE, "play": _PLAY}
+    QUIT = "refuse"  # rules T-12, T-18
+    WHY_NO_QUIT = "throwing in is a rule of thousand-1001 (T-15); here you may refuse (T-18)"
+    FOLLOW = FOLLOW_1000
+    _talon_placements = staticmethod(thousand_hidden.placements_1000)
+
+    def _after_contract(self, seat: int) -> None:
+        self._turn_up_talon()  # rule T-17
+        self.stage = "give"
+
+    def _give_source(self, seat: int) -> list[str]:
+        return self.talon
+
+    def _after_gives(self, seat: int) -> None:
+        self.hands[seat].extend(self.talon)  # rule T-17: the last card is the declarer's
+        self.talon = []
+        self._start_play()
+
+    def _round(self, points: int) -> int:
+        return round_to_10(points, self.round5_up)  # rule T-24
+
+
+class Thousand2pMatch(Thousand1000Match):
+    """``thousand-1000-2p``: the contract, then the top or the bottom pair of the
+    talon shown and two cards discarded (T-19); the 850 rule of bidding (T-13)."""
+
+    STAGES = {"bidding": _BIDDING, "contract": _CONTRACT,
+              "take": Stage("talon", "_legal_take", {"take": "_do_take"}),
+              "discard": Stage("talon", "_legal_discard", {"discard": "_do_discard",
+                                                           "refuse": "_do_quit"}),
+              "play": _PLAY}
+    _talon_placements = staticmethod(thousand_hidden.placements_2p)
+
+    def _may_pass_or_bid(self, seat: int) -> tuple[bool, bool]:
+        """Rule T-13: at 850 a player may not bid against one below it, who must bid."""
+        mine, theirs = self.before[seat] >= NEAR_850, self.before[1 - seat] >= NEAR_850
+        return not (theirs and not mine), not (mine and not theirs)
+
+    def _after_contract(self, seat: int) -> None:
+        self.stage = "take"  # rule T-19
+
+    def _legal_take(self, seat: int) -> list[str]:
+        return ["take:top", "take:bottom"]
+
+    def _do_take(self, seat: int, act: Action) -> None:
         """Rule T-19: the top or the bottom pair, shown; the other pair unseen."""
-        if which == "top":
+        if act.arg == "top":
             pair, self.aside = self.talon[:2], self.talon[2:]
         else:
             pair, self.aside = self.talon[2:], self.talon[:2]
         self.talon = []
-        self._log(seat, "take:" + which)
+        self._log(seat, act.text)
         self._turn_up_talon(pair)
         self.hands[seat].extend(pair)
         self.stage = "discard"
 
-    def _discard(self, seat: int, card: str) -> None:
+    def _legal_discard(self, seat: int) -> list[str]:
+        return ["discard:" + c for c in self.hands[seat]] + [self.QUIT]
+
+    def _do_discard(self, seat: int, act: Action) -> None:
+        card = cast(str, act.card)
         self.hands[seat].remove(card)
         self.discards.append(card)
-        self._log(seat, "discard:" + card, hidden="discard:??", seen_by=(seat,))
+        self._log(seat, act.text, hidden="discard:??", seen_by=(seat,))
         if len(self.discards) == 2:
             self._start_play()
-
-    def _quit_action(self) -> str:
-        return "throw" if self.kind == "1001" else "refuse"  # rules T-15, T-12 / T-18
 
 
 # --------------------------------------------------------------------------
@@ -387,11 +415,11 @@ ROUND5 = Option("round5_up", "bool", True, "T-24", label="A 5 rounds up", group=
                 description="Card points ending in 5 are rounded up to the next ten, not down.")
 
 register(Variant(id="thousand-1001", family="thousand", name="Thousand (1001)",
-                 seat_counts=(3, 4), match_class=ThousandMatch, options=[_goal(1001)],
-                 rules={"kind": "1001", "hand": 7, "talon": 3, "min_bid": 40, "step": 5}))
+                 seat_counts=(3, 4), match_class=Thousand1001Match, options=[_goal(1001)],
+                 rules={"hand": 7, "talon": 3, "min_bid": 40, "step": 5}))
 register(Variant(id="thousand-1000", family="thousand", name="Thousand (1000)",
-                 seat_counts=(3, 4), match_class=ThousandMatch, options=[_goal(1000), ROUND5],
-                 rules={"kind": "1000", "hand": 7, "talon": 3, "min_bid": 60, "step": 10}))
+                 seat_counts=(3, 4), match_class=Thousand1000Match, options=[_goal(1000), ROUND5],
+                 rules={"hand": 7, "talon": 3, "min_bid": 60, "step": 10}))
 register(Variant(id="thousand-1000-2p", family="thousand", name="Thousand (1000, two players)",
-                 seat_counts=(2,), match_class=ThousandMatch, options=[_goal(1000), ROUND5],
-                 rules={"kind": "2p", "hand": 10, "talon": 4, "min_bid": 60, "step": 10}))
+                 seat_counts=(2,), match_class=Thousand2pMatch, options=[_goal(1000), ROUND5],
+                 rules={"hand": 10, "talon": 4, "min_bid": 60, "step": 10}))

@@ -1,27 +1,62 @@
-"""Тысяча's cards: order, points, marriages and the bidding cap (rules T-1, T-2, T-3, T-10)."""
+"""Тысяча's rule tables, in one place (rules T-1 … T-3, T-7, T-10, T-12, T-13,
+T-18, T-21 … T-24, T-27): the deck and its order, card points, marriages, the
+bidding cap, the follow rules, the rounding and the fixed scores.  The match
+(:mod:`thousand`), the bots and the tests import them from here."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..cards import card_strengths, make_deck
+from ..tricks import FollowRule
 
 RANKS_LOW_TO_HIGH = "9JQKTA"  # rule T-1: A, T, K, Q, J, 9 high to low
 DECK = make_deck("9TJQKA")  # rule T-1: 24 cards
 STRENGTH = card_strengths(DECK, RANKS_LOW_TO_HIGH)
-CARD_POINTS = {c: {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}[c[0]] for c in DECK}  # rule T-2
+RANK_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # rule T-2
+CARD_POINTS = {c: RANK_POINTS[c[0]] for c in DECK}
 MARRIAGE_VALUE = {"H": 100, "D": 80, "C": 60, "S": 40}  # rule T-3
 BASE_CAP = 120  # rule T-10
 SUIT_CARDS = {s: frozenset(c for c in DECK if c[1] == s) for s in "SCDH"}
 
+NEAR_850 = 850  # rules T-13, T-27: "the 850 stays 850 whatever the goal"
+FINE_AT_850 = -100  # rule T-27: a zero deal at 850 or more
+THROWN_FORCED_GAIN = 50  # rule T-12: each opponent when the forced declarer throws in
+REFUSAL_GAIN = 60  # rule T-18: each opponent when the declarer refuses
+ALL_NINES = 100  # rule T-7: the sitting-out dealer's talon of nines
 
-def marriages_held(hand) -> list[str]:
+# Rule T-21: follow suit, else trump, no duty to overtrump; T-22 (1000, 2p):
+# beat the highest card of the led suit if you can, unless the trick is trumped.
+_WHY_FOLLOW = "you must follow the led suit (rule T-21)"
+_WHY_TRUMP = "you cannot follow suit, so you must play a trump (rule T-21)"
+FOLLOW_1001 = FollowRule(must_trump=True, why_follow=_WHY_FOLLOW, why_trump=_WHY_TRUMP)
+FOLLOW_1000 = FollowRule(must_trump=True, why_follow=_WHY_FOLLOW, why_trump=_WHY_TRUMP,
+                         must_beat=True,
+                         why_beat="you must beat the highest card of the led suit (rule T-22)")
+
+
+def marriages_held(hand: Iterable[str]) -> list[str]:
     """The suits whose K and Q are both in ``hand`` (rule T-3)."""
-    return [s for s in "SCDH" if "K" + s in hand and "Q" + s in hand]
+    cards = set(hand)
+    return [s for s in "SCDH" if "K" + s in cards and "Q" + s in cards]
 
 
-def bid_cap(hand) -> int:
+def bid_cap(hand: Iterable[str]) -> int:
     """Rule T-10: 120 without a marriage; plus the value of every marriage held."""
     return BASE_CAP + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
 
 
-def card_points(cards) -> int:
+def card_points(cards: Iterable[str]) -> int:
     return sum(CARD_POINTS[c] for c in cards)
+
+
+def round_to_5(points: int) -> int:
+    """Rule T-24 in 1001: to the nearest multiple of 5 (37 -> 35, 98 -> 100)."""
+    return 5 * ((points + 2) // 5)
+
+
+def round_to_10(points: int, five_up: bool = True) -> int:
+    """Rule T-24 in 1000 and 2p: to the nearest 10, a 5 up (option round5_up) or down."""
+    rest = points % 10
+    up = rest > 5 or (rest == 5 and five_up)
+    return points - rest + (10 if up else 0)

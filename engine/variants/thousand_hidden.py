@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
+
+from ..core import EngineError, assign_hidden
 
 NON_TALON_WEIGHT = 7  # 1001: odds that a face-down give was not a talon card
 
 
-def redeal_hidden(m, seat: int, rng: random.Random) -> None:
+def redeal_hidden(m: Any, seat: int, rng: random.Random) -> None:
     holders = _hidden_places(m, seat)
     where = {c: key for key, cards in holders.items() for c in cards}
     bans = {f"hand:{s}": m.bans[s] for s in range(m.seats)}
@@ -44,7 +47,7 @@ def redeal_hidden(m, seat: int, rng: random.Random) -> None:
             for key, cards in holders.items():
                 cards[:] = placed[key]
             return
-    raise AssertionError("determinize: no placement fits what the seat knows")
+    raise EngineError("determinize: no placement fits what the seat knows")
 
 
 def _hidden_places(m, seat: int) -> dict[str, list[str]]:
@@ -76,30 +79,49 @@ def _talon_placements(m, seat: int, where: dict[str, str]) -> list[tuple[int, di
     as ``(weight, {card: place})``; [] when there is nothing to place."""
     if not m.shown or seat == m.declarer:
         return []
+    return m._talon_placements(m, seat, where)
+
+
+Placements = list[tuple[int, dict[str, str]]]
+
+
+def placements_2p(m: Any, seat: int, where: dict[str, str]) -> Placements:
+    """Rule T-19: each shown card is in the declarer's hand or discarded."""
     d = f"hand:{m.declarer}"
-    if m.kind == "2p":  # rule T-19: each shown card is in his hand or discarded
-        cards = sorted(c for c in m.shown if c in where)
-        options = []
-        for spots in itertools.product([d, "discard"], repeat=len(cards)):
-            if spots.count("discard") <= len(m.discards):
-                options.append((1, dict(zip(cards, spots, strict=True))))
-        return options
+    cards = sorted(c for c in m.shown if c in where)
+    options: Placements = []
+    for spots in itertools.product([d, "discard"], repeat=len(cards)):
+        if spots.count("discard") <= len(m.discards):
+            options.append((1, dict(zip(cards, spots, strict=True))))
+    return options
+
+
+def _given_unseen(m: Any, seat: int) -> tuple[list[str], list[str]]:
+    """The shown cards ``seat`` was not given, and the receivers of gives it did not see."""
     mine = {c for r, c in m.gives if r == seat}
-    cards = sorted(c for c in m.shown if c not in mine)
-    unseen = [f"hand:{r}" for r, _ in m.gives if r != seat]
-    if m.kind == "1000":  # rule T-17: one card to each receiver, the last to the declarer
-        targets = unseen + ["talon"] * len(m.talon)
-        if len(m.gives) == len(m.calling) - 1 and not m.talon:
-            targets.append(d)
-        options = []
-        for perm in sorted(set(itertools.permutations(targets))):
-            placing = dict(zip(cards, perm, strict=True))
-            if _agrees(m, placing):
-                options.append((1, {c: k for c, k in placing.items() if c in where}))
-        return options
-    # 1001 (rule T-14): the talon went into the declarer's hand; each face-down
-    # give may have been one of its cards.
-    options = []
+    return sorted(c for c in m.shown if c not in mine), [f"hand:{r}" for r, _ in m.gives if r != seat]
+
+
+def placements_1000(m: Any, seat: int, where: dict[str, str]) -> Placements:
+    """Rule T-17: one talon card to each receiver, the last to the declarer."""
+    cards, unseen = _given_unseen(m, seat)
+    targets = unseen + ["talon"] * len(m.talon)
+    if len(m.gives) == len(m.calling) - 1 and not m.talon:
+        targets.append(f"hand:{m.declarer}")
+    options: Placements = []
+    for perm in sorted(set(itertools.permutations(targets))):
+        placing = dict(zip(cards, perm, strict=True))
+        if _agrees(m, placing):
+            options.append((1, {c: k for c, k in placing.items() if c in where}))
+    return options
+
+
+def placements_1001(m: Any, seat: int, where: dict[str, str]) -> Placements:
+    """Rule T-14: the talon went into the declarer's hand; each face-down give
+    may have been one of its cards."""
+    d = f"hand:{m.declarer}"
+    cards, unseen = _given_unseen(m, seat)
+    options: Placements = []
     for picks in itertools.product([None, *cards], repeat=len(unseen)):
         chosen = [c for c in picks if c is not None]
         if len(set(chosen)) != len(chosen):
@@ -132,11 +154,11 @@ def _pick(choices: list[tuple[int, dict]], rng) -> dict:
             del choices[i]
             return placing
         x -= w
-    raise AssertionError("unreachable")
+    raise EngineError("_pick: the weights do not add up")
 
 
 def _fill(where: dict[str, str], pins: dict[str, str], sizes: dict[str, int],
-          bans: dict[str, set], rng) -> dict[str, list[str]] | None:
+          bans: dict[str, set], rng: random.Random) -> dict[str, list[str]] | None:
     """Deal the cards that are not pinned into the places' free room, never a
     card into a hand that cannot hold it.  None when nothing fits."""
     placed: dict[str, list[str]] = {key: [] for key in sizes}
@@ -147,50 +169,12 @@ def _fill(where: dict[str, str], pins: dict[str, str], sizes: dict[str, int],
     room = {key: sizes[key] - len(placed[key]) for key in sizes}
     if min(room.values(), default=0) < 0:
         return None
-    pool = sorted(c for c in where if c not in pins)
-    keys = sorted(room, key=lambda k: (-len(bans.get(k, ())), k))
-    for _ in range(50):
-        rng.shuffle(pool)
-        left = list(pool)
-        got = {}
-        for key in keys:
-            banned = bans.get(key, ())
-            take = [c for c in left if c not in banned][:room[key]]
-            if len(take) < room[key]:
-                break
-            got[key] = take
-            taken = set(take)
-            left = [c for c in left if c not in taken]
-        else:
-            for key, cards in got.items():
-                placed[key].extend(cards)
-            return placed
-    got = _backtrack(sorted(pool), keys, room, bans, rng)
-    if got is None:
+    pool = [c for c in where if c not in pins]
+    slots = [(key, room[key], frozenset(bans.get(key, ()))) for key in sorted(room)]
+    try:
+        got = assign_hidden(pool, slots, rng)
+    except ValueError:
         return None
     for key, cards in got.items():
         placed[key].extend(cards)
     return placed
-
-
-def _backtrack(pool: list[str], keys: list[str], room: dict[str, int], bans: dict, rng):
-    rng.shuffle(pool)
-    left = dict(room)
-    got: dict[str, list[str]] = {k: [] for k in keys}
-
-    def place(i: int) -> bool:
-        if i == len(pool):
-            return True
-        order = list(keys)
-        rng.shuffle(order)
-        for key in order:
-            if left[key] and pool[i] not in bans.get(key, ()):
-                left[key] -= 1
-                got[key].append(pool[i])
-                if place(i + 1):
-                    return True
-                got[key].pop()
-                left[key] += 1
-        return False
-
-    return got if place(0) else None

@@ -20,32 +20,51 @@ legal-action method and its action handlers in the tables below:
 
 from __future__ import annotations
 
-import copy
 import random
+from typing import ClassVar
 
-from ..core import Match, Variant, deal_cards_round, register
-from . import thousand_modern_hidden, thousand_modern_play, thousand_modern_score
+from ..actions import Action
+from ..core import Match, Stage, Variant, deal_cards_round, register
+from ..tricks import FollowRule
+from . import thousand_hidden, thousand_modern_hidden, thousand_modern_play, thousand_modern_score
 from .thousand_cards import BASE_CAP, DECK, MARRIAGE_VALUE, STRENGTH, card_points, marriages_held
 from .thousand_modern_options import START_TOTALS, check_options, options_for
+from .thousand_modern_state import card_of, number_of
 
-PHASE_OF_STAGE = {"opening": "bidding", "strike": "strike", "bidding": "bidding", "give": "talon",
-                  "take": "talon", "discard": "talon", "contract": "talon", "play": "play"}
+# M-15 (T-21, T-22): follow suit, else trump; must_beat adds the duty to beat.
+FOLLOW = FollowRule(must_trump=True, why_follow="you must follow the led suit (rule M-15)",
+                    why_trump="you cannot follow suit, so you must play a trump (rule M-15)")
+FOLLOW_BEAT = FollowRule(must_trump=True, why_follow=FOLLOW.why_follow, why_trump=FOLLOW.why_trump,
+                         must_beat=True,
+                         why_beat="you must beat the highest card of the led suit (rule M-15)")
+
+_CALLS = {"bid": "_do_call", "blind": "_do_call", "pass": "_do_call"}
+_QUIT = {"writeoff": "_do_writeoff"}
 NO_CAP = 400  # M-7: bid_cap = none
 BLIND_BID = 120  # M-5
 GOLDEN_BID = 120  # M-9
 OPENING_BID = 100  # M-4
 
 
-def parse(action: str) -> tuple[str, str]:
-    """``"give:QS>2"`` -> ``("give", "QS>2")``; the action's kind and argument."""
-    kind, _, arg = action.partition(":")
-    return kind, arg
-
-
-class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.ScoreMixin, Match):
+class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.ScoreMixin):
     strength = STRENGTH
     deck = DECK
     confirm_kinds = frozenset({"writeoff", "strike", "blind"})  # M-14, M-6, M-13, M-5
+    STAGES: ClassVar[dict[str, Stage]] = {
+        "opening": Stage("bidding", "_legal_opening", _CALLS),  # M-5
+        "strike": Stage("strike", "_legal_strike", {"strike": "_do_strike",
+                                                    "accept": "_do_accept"}),  # M-6
+        "bidding": Stage("bidding", "_legal_bidding", _CALLS),  # M-4, M-7, M-8
+        "give": Stage("talon", "_legal_give", {"give": "_do_give", "strike": "_do_strike",
+                                              **_QUIT}),  # M-10, M-13, M-14
+        "take": Stage("talon", "_legal_take", {"take": "_do_take"}),  # M-11
+        "discard": Stage("talon", "_legal_discard", {"discard": "_do_discard", **_QUIT}),
+        "contract": Stage("talon", "_legal_contract", {"contract": "_do_contract", **_QUIT}),
+        "play": Stage("play", "_legal_play", {"play": "_do_play", "marriage": "_do_play",
+                                              **_QUIT}),  # M-15 … M-17
+    }
+    _SHARED: ClassVar[frozenset[str]] = Match._SHARED | {
+        "calling", "active", "next_seat", "before", "amounts", "in_b", "silenced"}
 
     # -- across deals (M-31, M-35) --------------------------------------------
 
@@ -53,13 +72,13 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         o = self.options
         check_options(o, self.seats)
         n = self.seats
-        self.kind = "2p" if n == 2 else "1001"  # the talon model of thousand_hidden (M-10, M-11)
         self.hand_size = 10 if n == 2 else 7  # M-1
         self.talon_count = 4 if n == 2 else 3
         self.step = o["bid_step"]
+        self.follow = FOLLOW_BEAT if o["must_beat"] else FOLLOW  # M-15
         self.goal = o["goal"]
         self.barrel = o["barrel"]
-        self.threshold = self.goal - o["barrel_gap"] if self.barrel != "off" else None
+        self.threshold = self.goal - o["barrel_gap"]  # T of M-25, M-27 (unused with barrel off)
         self.totals = [o[START_TOTALS[k]] for k in range(n)]  # M-31
         self.bolts = [0] * n
         self.falls = [0] * n
@@ -100,13 +119,13 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         self.dealt = False
         self.bids: list[tuple[int, str]] = []
         self.passed: set[int] = set()
-        self.high: int | None = None
+        self.high = 0
         self.opened = False  # the forced or blind opening call is made (M-4)
         self.blind_seat: int | None = None  # while the blind stands (M-5)
         self.blind_deal = False
-        self.declarer: int | None = None
-        self.bid: int | None = None
-        self.contract: int | None = None
+        self.declarer = None
+        self.bid = None
+        self.contract = None
         self.asked: list[int] = []  # seats asked to strike so far, in order (M-6)
         self.requests_done = False
         self.shown: list[str] = []
@@ -195,21 +214,11 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     # -- the stage tables -------------------------------------------------------
 
-    def _phase(self) -> str:
-        return PHASE_OF_STAGE[self.stage]
-
     def _to_act(self) -> list[int]:
         return [self.turn]
 
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
-
-    def _legal(self, seat: int) -> list[str]:
-        return self._LEGAL[self.stage](self, seat)
-
-    def _do(self, seat: int, action: str) -> None:
-        kind, arg = parse(action)
-        self._DO[kind](self, seat, arg, action)
 
     # -- opening and bidding (M-4, M-5, M-7, M-8) ------------------------------
 
@@ -232,16 +241,17 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
             return ["pass"]  # M-8
         return ["pass"] + self._calls(self.high + self.step, self._cap(self.hands[seat]), "bid")
 
-    def _do_call(self, seat: int, arg: str, action: str) -> None:
+    def _do_call(self, seat: int, act: Action) -> None:
+        action = act.text
         self.bids.append((seat, action))
         self._log(seat, action)
-        if action == "pass":
+        if act.kind == "pass":
             self.passed.add(seat)  # T-11: final
         else:
-            amount = int(arg)
+            amount = number_of(act)
             if not self.opened:
                 self.opened = True
-                if action.startswith("blind"):
+                if act.kind == "blind":
                     self.blind_seat = seat  # M-5: the blind stands
             elif seat != self.blind_seat:
                 self.blind_seat = None  # M-5: another seat's bid makes it lapse
@@ -278,11 +288,11 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _legal_strike(self, seat: int) -> list[str]:
         return ["strike", "accept"]
 
-    def _do_accept(self, seat: int, arg: str, action: str) -> None:
+    def _do_accept(self, seat: int, act: Action) -> None:
         self._log(seat, "accept")
         self._next_request(self.calling.index(seat))
 
-    def _do_strike(self, seat: int, arg: str, action: str) -> None:
+    def _do_strike(self, seat: int, act: Action) -> None:
         self._log(seat, "strike")
         self._void("strike" if self.stage == "strike" else "talon_strike", seat)  # M-6, M-13
 
@@ -328,26 +338,25 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         acts = self._with_quits(acts)
         return acts + ["strike"] if self._may_strike_talon() else acts
 
-    def _do_give(self, seat: int, arg: str, action: str) -> None:
-        card, _, receiver = arg.partition(">")
-        r = int(receiver)
+    def _do_give(self, seat: int, act: Action) -> None:
+        card, r = card_of(act), number_of(act)
         self.hands[seat].remove(card)
         self.hands[r].append(card)
         self.gives.append((r, card))
-        self._log(seat, action, hidden=f"give:??>{r}", seen_by=(seat, r))  # M-10, C-5
+        self._log(seat, act.text, hidden=f"give:??>{r}", seen_by=(seat, r))  # M-10, C-5
         if len(self.gives) == len(self.calling) - 1:
             self.stage = "contract"
 
     def _legal_take(self, seat: int) -> list[str]:
         return ["take:top", "take:bottom"]  # M-11
 
-    def _do_take(self, seat: int, arg: str, action: str) -> None:
-        if arg == "top":
+    def _do_take(self, seat: int, act: Action) -> None:
+        if act.arg == "top":
             pair, self.aside = self.talon[:2], self.talon[2:]
         else:
             pair, self.aside = self.talon[2:], self.talon[:2]
         self.talon = []
-        self._log(seat, action)
+        self._log(seat, act.text)
         self.shown = list(pair)
         self._log(None, "show:" + ",".join(pair))
         self.hands[seat].extend(pair)
@@ -356,10 +365,10 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _legal_discard(self, seat: int) -> list[str]:
         return self._with_quits(["discard:" + c for c in self.hands[seat]])
 
-    def _do_discard(self, seat: int, arg: str, action: str) -> None:
-        self.hands[seat].remove(arg)
-        self.discards.append(arg)
-        self._log(seat, action, hidden="discard:??", seen_by=(seat,))
+    def _do_discard(self, seat: int, act: Action) -> None:
+        self.hands[seat].remove(card_of(act))
+        self.discards.append(card_of(act))
+        self._log(seat, act.text, hidden="discard:??", seen_by=(seat,))
         if len(self.discards) == 2:
             self.stage = "contract"
 
@@ -370,21 +379,21 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         low = max(self.bid, self._barrel_floor())
         return self._with_quits(self._calls(low, max(low, self._cap(self.hands[seat])), "contract"))
 
-    def _do_contract(self, seat: int, arg: str, action: str) -> None:
-        self.contract = int(arg)
-        self._log(seat, action)
+    def _do_contract(self, seat: int, act: Action) -> None:
+        self.contract = number_of(act)
+        self._log(seat, act.text)
         self.stage = "play"
         self.turn = seat  # T-20: the declarer leads
         self.first_lead = True
 
-    def _do_writeoff(self, seat: int, arg: str, action: str) -> None:
+    def _do_writeoff(self, seat: int, act: Action) -> None:
         self._log(seat, "writeoff")
         self._score_writeoff()
 
     # -- reasons for a rejected action (C-6) ------------------------------------
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
-        kind, arg = parse(action)
+        kind, _, arg = action.partition(":")
         stage = self.stage
         if kind in ("play", "marriage"):
             if stage != "play":
@@ -421,7 +430,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         n = self.seats
         v["trick"] = [[s, c] for s, c in self.trick]
         v["trump"] = self.trump
-        v["face_up"] = list(self.shown) if PHASE_OF_STAGE[self.stage] == "talon" else []
+        v["face_up"] = list(self.shown) if self._phase() == "talon" else []
         v["bids"] = [[s, call] for s, call in self.bids]
         v["declarer"] = self.declarer
         v["bid"] = self.bid
@@ -454,7 +463,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
                 "taken": [list(w) for w in self.won], "trump": self.trump,
                 "marriages": [[s, suit] for s, suit, _ in self.marriages],
                 "contract": self.contract, "declarer": self.declarer,
-                "face_up": list(self.shown) if PHASE_OF_STAGE[self.stage] == "talon" else [],
+                "face_up": list(self.shown) if self._phase() == "talon" else [],
                 "discards": list(self.discards), "aside": list(self.aside),
                 "stock": [list(cards) for cards in self.stock]}
 
@@ -471,52 +480,10 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         thousand_modern_hidden.redeal_hidden(self, seat, rng)
 
-    _LISTS = ("actions", "log", "_scoresheet", "_history", "_presets_left", "talon", "bids",
-              "shown", "gives", "discards", "aside", "trick", "tricks_won", "marriages", "asked",
-              "totals", "bolts", "falls", "writeoffs", "on_barrel", "barrel_left", "_struck")
-    _SHARED = ("variant", "preset_deals", "options", "calling", "active", "next_seat", "before",
-               "amounts", "last_trick", "last_deal", "_result", "_dealt", "in_b", "silenced")
-
-    def __deepcopy__(self, memo: dict) -> ModernThousandMatch:
-        """A fast deep copy (search bots copy a match very often)."""
-        twin = object.__new__(type(self))
-        out = {}
-        for key, value in self.__dict__.items():
-            if key in self._SHARED:
-                out[key] = value
-            elif key in ("hands", "won", "stock"):
-                out[key] = [list(x) for x in value]
-            elif key == "bans":
-                out[key] = [set(x) for x in value]
-            elif key in ("passed", "played_by"):
-                out[key] = value.copy()
-            elif key in self._LISTS:
-                out[key] = value.copy()
-            elif key == "rng":
-                out[key] = random.Random()
-                out[key].setstate(value.getstate())
-            elif key == "_legal_cache":
-                out[key] = {}
-            else:
-                out[key] = copy.deepcopy(value, memo)
-        twin.__dict__ = out
-        return twin
-
-
-ModernThousandMatch._LEGAL = {
-    "opening": ModernThousandMatch._legal_opening, "strike": ModernThousandMatch._legal_strike,
-    "bidding": ModernThousandMatch._legal_bidding, "give": ModernThousandMatch._legal_give,
-    "take": ModernThousandMatch._legal_take, "discard": ModernThousandMatch._legal_discard,
-    "contract": ModernThousandMatch._legal_contract, "play": ModernThousandMatch._legal_play,
-}
-ModernThousandMatch._DO = {
-    "bid": ModernThousandMatch._do_call, "blind": ModernThousandMatch._do_call,
-    "pass": ModernThousandMatch._do_call, "strike": ModernThousandMatch._do_strike,
-    "accept": ModernThousandMatch._do_accept, "give": ModernThousandMatch._do_give,
-    "take": ModernThousandMatch._do_take, "discard": ModernThousandMatch._do_discard,
-    "contract": ModernThousandMatch._do_contract, "writeoff": ModernThousandMatch._do_writeoff,
-    "play": ModernThousandMatch._do_play, "marriage": ModernThousandMatch._do_play,
-}
+    def _talon_placements(self, m, seat: int, where: dict) -> list:
+        """The shown talon's places for :mod:`thousand_hidden` (M-10 as T-14, M-11 as T-19)."""
+        fill = thousand_hidden.placements_2p if self.seats == 2 else thousand_hidden.placements_1001
+        return fill(m, seat, where)
 
 
 # --------------------------------------------------------------------------

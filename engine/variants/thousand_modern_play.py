@@ -6,15 +6,16 @@ state it uses is set up there in ``_start_deal``.
 
 from __future__ import annotations
 
-from ..core import LogEntry
+from ..actions import Action
+from ..core import public_entry
 from ..tricks import is_trumped, winning_play
 from .thousand_cards import STRENGTH, SUIT_CARDS
+from .thousand_modern_state import ModernState, card_of
 
-PUBLIC: frozenset = frozenset()
 ACES = ("AS", "AC", "AD", "AH")
 
 
-class PlayMixin:
+class PlayMixin(ModernState):
     def _may_declare(self, seat: int) -> bool:
         """M-16: only after taking a trick (T-23, 1000 form), or on any lead."""
         return self.options["marriage_first_lead"] or self.tricks_won[seat] > 0
@@ -37,50 +38,38 @@ class PlayMixin:
     def _beat_floor(self, suit: str) -> int:
         return max(STRENGTH[c] for _, c in self.trick if c[1] == suit)
 
+    def _overtrumps(self, card: str) -> bool:
+        """M-15: a follower trumping a trumped trick led in another suit."""
+        trump = self.trump
+        return (self.options["must_overtrump"] and trump is not None and card[1] == trump
+                and self.trick[0][1][1] != trump and is_trumped(self.trick, trump))
+
     def _playable(self, hand: list[str]) -> list[str]:
-        """M-15: follow; with must_beat beat the led suit; else trump (and overtrump)."""
-        trick, trump = self.trick, self.trump
-        led = trick[0][1][1]
-        follow = [c for c in hand if c[1] == led]
-        if follow:
-            if self.options["must_beat"] and not is_trumped(trick, trump):  # T-22
-                best = self._beat_floor(led)
-                higher = [c for c in follow if STRENGTH[c] > best]
-                if higher:
-                    return higher
-            return follow
-        if trump is not None:
-            trumps = [c for c in hand if c[1] == trump]
-            if trumps:
-                if self.options["must_overtrump"] and is_trumped(trick, trump):
-                    best = self._beat_floor(trump)
-                    higher = [c for c in trumps if STRENGTH[c] > best]
-                    if higher:
-                        return higher
-                return trumps
-        return list(hand)
+        """M-15: the shared follow rule (T-21, T-22 with must_beat), then the
+        duty to overtrump."""
+        cards = self.follow.playable(hand, self.trick, self.trump, STRENGTH)[0]
+        if self._overtrumps(cards[0]):
+            best = self._beat_floor(self.trump)
+            higher = [c for c in cards if STRENGTH[c] > best]
+            if higher:
+                return higher
+        return cards
 
     def _note_follow(self, seat: int, card: str) -> None:
         """What a follower's card tells everyone about his hand (for determinize)."""
-        trick, trump = self.trick, self.trump
-        led = trick[0][1][1]
+        voids, below = self.follow.reveals(self.trick, card, self.trump, STRENGTH)
         bans = self.bans[seat]
-        must_beat = self.options["must_beat"]
-        if card[1] != led:
-            bans |= SUIT_CARDS[led]  # void in the led suit
-            if trump is not None and card[1] != trump:
-                bans |= SUIT_CARDS[trump]  # and in trumps
-            elif (trump is not None and self.options["must_overtrump"]
-                  and is_trumped(trick, trump)):
-                best = self._beat_floor(trump)
-                if STRENGTH[card] < best:  # could not overtrump
-                    bans.update(c for c in SUIT_CARDS[trump] if STRENGTH[c] > best)
-        elif must_beat and not is_trumped(trick, trump):
-            best = self._beat_floor(led)
-            if STRENGTH[card] < best:  # could not beat
-                bans.update(c for c in SUIT_CARDS[led] if STRENGTH[c] > best)
+        for suit in voids:
+            bans |= SUIT_CARDS[suit]
+        if below is not None:  # could not beat the led suit
+            bans.update(c for c in SUIT_CARDS[card[1]] if STRENGTH[c] > below)
+        if self._overtrumps(card):
+            best = self._beat_floor(self.trump)
+            if STRENGTH[card] < best:  # could not overtrump
+                bans.update(c for c in SUIT_CARDS[self.trump] if STRENGTH[c] > best)
 
-    def _do_play(self, seat: int, card: str, action: str) -> None:
+    def _do_play(self, seat: int, act: Action) -> None:
+        card, action = card_of(act), act.text
         self.hands[seat].remove(card)
         trick = self.trick
         if trick:
@@ -98,7 +87,7 @@ class PlayMixin:
                     self.marriages.append((seat, card[1], card))
         trick.append((seat, card))
         self.played_by[card] = seat
-        self.log.append(LogEntry(seat, action, None, PUBLIC))
+        self.log.append(public_entry(seat, action))
         if len(trick) < self.trick_size:
             self.turn = self.next_seat[seat]
             return
@@ -123,11 +112,5 @@ class PlayMixin:
             return "a marriage may be declared only after taking a trick (rule M-16)"
         if not self.trick:
             return None
-        led = self.trick[0][1][1]
-        if card[1] != led and any(c[1] == led for c in hand):
-            return "you must follow the led suit (rule M-15)"
-        if card[1] == led:
-            return "you must beat the highest card of the led suit (rule M-15)"
-        if card[1] == self.trump:
-            return "you must play a higher trump (rule M-15)"
-        return "you cannot follow suit, so you must play a trump (rule M-15)"
+        why = self.follow.why_not(card, hand, self.trick, self.trump, STRENGTH)
+        return why or "you must play a higher trump than the trick's (rule M-15)"

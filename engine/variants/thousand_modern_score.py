@@ -8,13 +8,14 @@ with the barrel, mounting / knock-off / third fall, the dump, the row, the end.
 from __future__ import annotations
 
 from .thousand_cards import MARRIAGE_VALUE, card_points
+from .thousand_modern_state import ModernState
 
 ACE_MARRIAGE = 200  # M-17
 ACE_SITTER = 50  # M-20: aces_marriage
 DUMP = 555  # M-28
 
 
-class ScoreMixin:
+class ScoreMixin(ModernState):
     def _round(self, points: int) -> int:
         """M-18: to 5 (1 or 2 down, 3 or 4 up), or to 10 (a 5 up with round5_up)."""
         if self.options["round_to"] == 5:
@@ -52,7 +53,8 @@ class ScoreMixin:
             rounded[s] = self._round(raw[s])
             if s == declarer:
                 count = (rounded[s] if self.options["declarer_rounds"] else raw[s]) + married[s]
-                written[s] = self.contract if count >= self.contract else -self.contract
+                contract = int(self.contract or 0)  # named before the play (M-12)
+                written[s] = contract if count >= contract else -contract
             else:
                 written[s] = rounded[s] + married[s]
         made = written[declarer] > 0
@@ -161,8 +163,9 @@ class ScoreMixin:
             events.append("barrel_fall")
             return t + written
         if s != self.sitting_out:  # rule 3: the score is lost, a barrel deal used
-            self.barrel_left[s] -= 1
-            if self.barrel_left[s] == 0:
+            left = int(self.barrel_left[s] or 0) - 1
+            self.barrel_left[s] = left
+            if left == 0:
                 return self._fall(s, events, "barrel_fall")
         return t
 

@@ -5,7 +5,7 @@ Each family's property test calls :func:`play_checked` with its own policy
 bids that a hand can make).  The checks, at every step unless noted:
 
 * every action in ``legal_actions`` is accepted by ``apply`` (rule C-6);
-* every card of the deck is in exactly one place (``Match._locations``);
+* every card of the deck is in exactly one place (``Match.card_locations``);
 * no ``view(seat)`` holds a card that seat has not been shown (rule C-5),
   and no view holds the seed;
 * ``determinize(seat, rng)`` keeps the seat's view, the deck, the hand sizes
@@ -70,7 +70,7 @@ def cards_in(obj) -> set[str]:
 
 
 def check_locations(match: Match) -> dict[str, list[str]]:
-    locs = match._locations()
+    locs = match.card_locations()
     every = [c for cards in locs.values() for c in cards]
     assert sorted(every) == sorted(match.deck), (
         f"cards not conserved: {len(every)} placed of {len(match.deck)}; "

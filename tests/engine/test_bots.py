@@ -7,13 +7,13 @@ import random
 import pytest
 
 from engine import VARIANTS, find_variant
-from engine.bots import LEVELS, HeuristicBot, RandomBot, SearchBot, heuristic, levels, make_bot
+from engine.bots import LEVELS, HeuristicBot, RandomBot, SearchBot, levels
+from engine.bots import make_bot as make_any_bot
 
 
-@pytest.fixture(autouse=True)
-def strict_rules(monkeypatch):
-    """A rule of thumb that crashes must fail the test, not fall back quietly."""
-    monkeypatch.setattr(heuristic, "STRICT", True)
+def make_bot(level: str, seed: int, **budget):
+    """A strict bot: a rule of thumb that crashes fails the test, not falls back quietly."""
+    return make_any_bot(level, seed, strict=True, **budget)
 
 
 def seats_of(variant_id: str) -> int:
@@ -69,15 +69,26 @@ def test_cheap_bots_finish_whole_matches_legally(variant_id, level):
 def test_strong_bot_plays_a_deal_legally(variant_id):
     match = find_variant(variant_id).new_match(seats_of(variant_id), seed=11)
     bots = [make_bot("strong", s, iterations=6, ms=None) for s in range(match.seats)]
-    play(match, bots, deals=1)
-    assert len(match.scoresheet()) >= 1 or match.is_over()
+    searched = 0
+    while not match.scoresheet():
+        seat = match.to_act()[0]
+        action = bots[seat].act(match, seat)
+        searched += bool(bots[seat].last_stats.get("samples"))
+        match.apply(seat, action)  # IllegalAction if the bot chose wrong
+    assert len(match.scoresheet()) == 1  # the first deal is over, played by the bots alone
+    assert searched > 0  # and the strong bot did search, not only fall back to the heuristic
+    dealt = {s for s in range(match.seats) if match.history()[0]["hands"][s]}
+    assert {s for s, _ in match.actions} >= dealt  # every seat dealt in made its calls
 
 
-def test_every_seat_count_is_handled():
-    for vid in VARIANTS:
-        for n in find_variant(vid).seat_counts:
-            match = find_variant(vid).new_match(n, seed=3)
-            play(match, [make_bot("basic", s) for s in range(n)], max_actions=400)
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_every_seat_count_is_handled(variant_id):
+    for n in find_variant(variant_id).seat_counts:
+        match = find_variant(variant_id).new_match(n, seed=3)
+        play(match, [make_bot("basic", s) for s in range(n)], max_actions=400)
+        assert len(match.scoresheet()) >= 1, f"{variant_id} with {n}: no deal finished"
+        assert all(len(row["scores"]) == n for row in match.scoresheet())
+        assert {s for s, _ in match.actions} == set(range(n)), "every seat acts"
 
 
 # -- seeds ---------------------------------------------------------------------------
@@ -97,7 +108,7 @@ def test_random_bot_is_reproducible_with_a_seed():
 def test_strong_bot_is_reproducible_with_a_seed():
     def first_choice(seed):
         match = find_variant("thousand-1001").new_match(3, seed=9, first_dealer=2)
-        return SearchBot(seed, iterations=24, ms=None).act(match, 0)
+        return SearchBot(seed, iterations=24, ms=None, strict=True).act(match, 0)
 
     assert first_choice(4) == first_choice(4)
 
@@ -123,7 +134,7 @@ def _decide_both(ma, mb, seat, *, iterations=24):
     assert ma.actions != [] or ma.view(None) == mb.view(None)
     results = []
     for m in (ma, mb):
-        bot = SearchBot(77, iterations=iterations, ms=None)
+        bot = SearchBot(77, iterations=iterations, ms=None, strict=True)
         action = bot.act(m, seat)
         results.append((action, bot.last_stats["means"], bot.last_stats["samples"]))
     return results
@@ -192,7 +203,7 @@ def test_act_passes_only_the_view_and_determinize():
             calls.append(("determinize", seat))
             return match.determinize(seat, rng)
 
-    SearchBot(1, iterations=8, ms=None).act(Guard(), 0)
+    SearchBot(1, iterations=8, ms=None, strict=True).act(Guard(), 0)
     assert {c[0] for c in calls} == {"view", "determinize"} and {c[1] for c in calls} == {0}
 
 
@@ -207,9 +218,9 @@ def test_strong_bot_ducks_under_a_trick_in_the_no_tricks_deal_K4():
                                                    preset_deals=[{"hands": hands, "rest": []}])
     for seat, action in [(0, "play:9S"), (1, "play:TS"), (2, "play:JS")]:
         match.apply(seat, action)
-    bot = SearchBot(3, iterations=60, ms=None)
+    bot = SearchBot(3, iterations=60, ms=None, strict=True)
     assert bot.act(match, 3) in ("play:7S", "play:8S")
-    assert HeuristicBot(3).act(match, 3) == "play:8S"  # the highest card that ducks
+    assert HeuristicBot(3, strict=True).act(match, 3) == "play:8S"  # the highest card that ducks
 
 
 # -- the play-outs' light view ---------------------------------------------------------
@@ -221,7 +232,7 @@ def test_bot_view_is_part_of_the_view_and_decides_alike(variant_id):
     what ``view(seat)`` holds (so nothing hidden), and the rule of thumb decides
     the same from either."""
     match = find_variant(variant_id).new_match(seats_of(variant_id), seed=4)
-    bots = [HeuristicBot(s) for s in range(match.seats)]
+    bots = [HeuristicBot(s, strict=True) for s in range(match.seats)]
     for _ in range(300):
         if match.is_over():
             break
@@ -230,6 +241,6 @@ def test_bot_view_is_part_of_the_view_and_decides_alike(variant_id):
         assert light["rows"] == len(full["scoresheet"])
         assert {k: v for k, v in light.items() if k != "rows"} == {k: full[k] for k in light
                                                                    if k != "rows"}
-        assert HeuristicBot(9).choose(light, random.Random(1)) == \
-            HeuristicBot(9).choose(full, random.Random(1))
+        assert HeuristicBot(9, strict=True).choose(light, random.Random(1)) == \
+            HeuristicBot(9, strict=True).choose(full, random.Random(1))
         match.apply(seat, bots[seat].act(match, seat))

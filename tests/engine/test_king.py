@@ -12,6 +12,7 @@ import random
 import pytest
 
 from engine import IllegalAction, find_variant
+from engine.core import EngineError
 from engine.variants.king_rules import CONTRACT_TOTAL, CONTRACTS, king_deck, penalties
 from tests.engine.invariants import cards_in
 
@@ -299,8 +300,8 @@ def test_every_negative_deal_adds_up_to_its_total_K9():
             for row in m.scoresheet():
                 if row["contract"] != "trump":
                     assert -sum(row["scores"]) == CONTRACT_TOTAL[seats][row["contract"]]
-    # The engine asserts it: scoring a deal that lost a penalty card fails loudly.
-    with pytest.raises(AssertionError):
+    # The engine checks it: scoring a deal that lost a penalty card fails loudly.
+    with pytest.raises(EngineError, match="K-9"):
         penalties("boys", 4, [["JS"], ["JC"], ["JD"], []], list(range(4)) * 2)
 
 

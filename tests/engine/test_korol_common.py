@@ -125,13 +125,13 @@ def test_view_keys():
 def test_shown_hand_is_kept_by_the_taker_in_determinize_C5_R23():
     m = ru_crowned_mixed(ONE_TRUMP)
     act(m, "give:6C>3")  # the Prince is shown the Peasant's hand
-    peasant = sorted(m._locations()["hand:3"])
+    peasant = sorted(m.card_locations()["hand:3"])
     rng = random.Random(1)
     for _ in range(5):
         twin = m.determinize(0, rng)
-        assert sorted(twin._locations()["hand:3"]) == peasant  # the Prince knows it
+        assert sorted(twin.card_locations()["hand:3"]) == peasant  # the Prince knows it
         assert twin.view(0) == m.view(0)
-    moved = any(sorted(m.determinize(1, rng)._locations()["hand:3"]) != peasant for _ in range(5))
+    moved = any(sorted(m.determinize(1, rng).card_locations()["hand:3"]) != peasant for _ in range(5))
     assert moved  # the Soldier does not
 
 
@@ -165,20 +165,26 @@ def walk(variant: str, seeds, reigns: int = 2):
             m.apply(seat, rng.choice(m.legal_actions(seat)))
 
 
+def next_active(m, seat: int) -> int:
+    """The next active player after ``seat`` in the round's turn order (rule R-5)."""
+    order, i = m.view(None)["order"], m.view(None)["order"].index(seat)
+    return next(order[(i + k) % 4] for k in range(1, 5) if m.active[order[(i + k) % 4]])
+
+
 def test_every_lead_follows_the_lead_rules_R5_R12_R24_R25():
     prince_leads = {}
     for m, seat in walk("korol-ru", range(12)):
         if m.phase != "play" or m.trick:
             continue
-        hand = m._hand(seat)
+        hand = m.hands[seat]
         trumps = sorted("play:" + c for c in hand if c[1] == m.trump)
         legal = sorted(m.legal_actions(seat))
         if m.round == 0:
             if m.deal_trick_no == 0:  # rule R-12: the first hand leads
-                assert seat == m._next_active(m.dealer)
+                assert seat == next_active(m, m.dealer)
             else:  # the winner leads, or the next active after him (rule R-5)
                 w = m.last_trick["winner"]
-                assert seat == (w if m.active[w] else m._next_active(w))
+                assert seat == (w if m.active[w] else next_active(m, w))
             forced = m.deal_trick_no < 2
         else:
             assert seat == next(s for s in m.order if m.active[s])  # rule R-24
@@ -200,11 +206,11 @@ def test_every_lead_in_krol_R34_R44_R5():
                 assert seat == next(s for s in m.order if m.active[s])  # rule R-44
             else:
                 card = m.options["first_lead_card"]  # rule R-34
-                holder = [s for s in range(4) if m.active[s] and card in m._hand(s)]
-                assert [seat] == (holder or [m._next_active(m.dealer)])
+                holder = [s for s in range(4) if m.active[s] and card in m.hands[s]]
+                assert [seat] == (holder or [next_active(m, m.dealer)])
         else:
             w = m.last_trick["winner"]
-            assert seat == (w if m.active[w] else m._next_active(w))  # rule R-5
+            assert seat == (w if m.active[w] else next_active(m, w))  # rule R-5
 
 
 def test_face_up_card_follows_a_departed_princes_hand_R41_R47():
@@ -220,7 +226,7 @@ def test_face_up_card_follows_a_departed_princes_hand_R41_R47():
         i = m.leavers.index(prince)
         receiver = m.titles.index("soldier" if i == 0 else "peasant")
         assert m.trump == m.turned[1]  # it still sets trump
-        locs = m._locations()
+        locs = m.card_locations()
         if not m.active[receiver]:
             assert m.turned in locs["aside"]
             seen += 1
@@ -239,11 +245,11 @@ def test_a_hand_given_up_is_known_to_its_old_owner_in_determinize_R32_R43():
     old = sorted(m.view(2)["hand"])
     act(m, "spare:0")  # seat 2's old hand now lies at seat 0
     rng = random.Random(2)
-    assert all(sorted(m.determinize(2, rng)._locations()["spare:0"]) == old for _ in range(5))
-    assert any(sorted(m.determinize(3, rng)._locations()["spare:0"]) != old for _ in range(5))
+    assert all(sorted(m.determinize(2, rng).card_locations()["spare:0"]) == old for _ in range(5))
+    assert any(sorted(m.determinize(3, rng).card_locations()["spare:0"]) != old for _ in range(5))
 
     m = pl_crowned(FIVE_FOUR)
     act(m, "accept", "accept")  # the Soldier (3) handed his spades to the King (2)
     twin = m.determinize(3, rng)
-    assert set("6S 7S 8S 9S TS JS QS KS AS".split()) <= set(twin._locations()["hand:2"])
+    assert set("6S 7S 8S 9S TS JS QS KS AS".split()) <= set(twin.card_locations()["hand:2"])
     assert twin.view(3) == m.view(3)

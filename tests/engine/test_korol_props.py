@@ -31,7 +31,8 @@ def knowing_policy(match, seat, legal, rng):
     if rng.random() < 0.05:
         me = rng.randrange(4)
         twin = match.determinize(me, rng)
-        where = {c: key for key, pile in twin._hidden_piles() for c in pile}
+        where = {c: key for key, pile in twin.card_locations().items() for c in pile
+                 if key.startswith(("hand:", "spare:")) or key in ("stock", "aside")}
         for card, place in match.known[me].items():
             assert where[card] == place, f"determinize moved {card}, known to seat {me}"
     if "accept" in legal and rng.random() < 0.7:

@@ -132,7 +132,7 @@ def test_after_the_king_left_the_peasant_swaps_for_the_turned_trump_R26_R22():
     assert "6S" in m.view(3)["hand"] and "6H" not in m.view(3)["hand"]
     assert [3, "swap:6H"] in m.view(3)["log"] and [3, "swap:??"] in m.view(0)["log"]
     assert m.view(0)["trump"] == "S"  # the trump suit does not change
-    assert m._locations()["stock"][0] == "6H"
+    assert m.card_locations()["stock"][0] == "6H"
 
 
 def test_the_prince_takes_over_and_leads_two_trumps_R25_R24():
@@ -157,7 +157,7 @@ def test_dealer_is_the_peasant_or_the_lowest_active_title_R21():
         while not m.is_over():
             if m.deal_no != deal_no and m.round > 0:
                 deal_no = m.deal_no
-                active = m._active_in_order()
+                active = m.view(None)["active"]
                 peasant = m.titles.index("peasant")
                 assert m.dealer == (peasant if m.active[peasant] else active[-1])
                 assert m.order == sorted(range(4), key=lambda s: ["king", "prince", "soldier",

@@ -33,3 +33,54 @@ def test_checker_sees_a_forbidden_import(tmp_path):
     f = tmp_path / "x.py"
     f.write_text("import json\nfrom app.db import x\nfrom . import cards\n")
     assert imported_roots(f) == {"json", "app"}
+
+
+def _engine_imports(path: Path, root: Path) -> set[str]:
+    """The engine modules ``path`` imports (relative or absolute)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+    if path.name == "__init__.py":
+        package = package.rsplit(".", 1)[0] + "." + "__init__"
+    base = package.split(".")[:-1]
+    out = set()
+    for node in ast.walk(tree):  # imports inside functions count too: no lazy way round a cycle
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = base[:len(base) - node.level + 1]
+                mod = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod.startswith("engine"):
+                names = [mod] + [f"{mod}.{a.name}" for a in node.names]
+                out.update(n for n in names if n in _MODULES)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name in _MODULES)
+    return out
+
+
+_ROOT = Path(engine.__file__).parent
+_MODULES = {".".join(p.relative_to(_ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+            for p in _ROOT.rglob("*.py")}
+
+
+def test_engine_modules_import_no_cycle():
+    graph = {}
+    for p in _ROOT.rglob("*.py"):
+        name = ".".join(p.relative_to(_ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+        graph[name] = _engine_imports(p, _ROOT) - {name}
+    assert "engine.bots.heuristic_king" in graph and graph["engine.bots.heuristic"]
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> None:
+        if node in path:
+            raise AssertionError("import cycle: " + " -> ".join(path[path.index(node):] + [node]))
+        if node in done:
+            return
+        for dep in sorted(graph.get(node, ())):
+            # a package's __init__ importing its own submodules is not a cycle back
+            if not (dep.startswith(node + ".") and node in ("engine", "engine.bots", "engine.variants")):
+                visit(dep, path + [node])
+        done.add(node)
+
+    for node in sorted(graph):
+        visit(node, [])

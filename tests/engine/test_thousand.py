@@ -12,7 +12,7 @@ import pytest
 
 from engine import IllegalAction, find_variant
 from engine.cards import parse_cards
-from engine.variants.thousand_cards import CARD_POINTS, DECK, STRENGTH
+from engine.variants.thousand_cards import CARD_POINTS, DECK, STRENGTH, round_to_5, round_to_10
 
 # -- helpers shared by the other test_thousand_* files -------------------------
 
@@ -41,9 +41,8 @@ def tricks(match, *plays: str) -> None:
 
 
 def set_totals(match, totals: list[int]) -> None:
-    """Start the current deal from these totals (as if earlier deals had been played)."""
-    match.before = list(totals)
-    match._legal_cache = {}
+    """Start the match from these totals (as if earlier deals had been played)."""
+    match.start_from_totals(totals)
 
 
 # A deal where the first hand (seat 1) holds every ace and ten after the talon.
@@ -121,12 +120,13 @@ def test_deal_sizes_and_seeded_shuffle_T6_C3():
                                     ("thousand-1000-2p", 2, 10, 4)]:
         a = find_variant(vid).new_match(seats, seed=77)
         b = find_variant(vid).new_match(seats, seed=77)
-        assert a._dealt == b._dealt  # rule C-3: same seed, same deal
-        sizes = sorted((len(h) for h in a._dealt["hands"]), reverse=True)
+        dealt = a.card_locations()
+        assert dealt == b.card_locations()  # rule C-3: same seed, same deal
+        sizes = sorted((len(dealt[f"hand:{s}"]) for s in range(seats)), reverse=True)
         assert sizes == [hand] * min(seats, 3) + [0] * (seats - min(seats, 3))
-        assert len(a._dealt["talon"]) == talon
+        assert len(dealt["talon"]) == talon
     c = find_variant("thousand-1001").new_match(3, seed=78)
-    assert c._dealt != find_variant("thousand-1001").new_match(3, seed=77)._dealt
+    assert c.card_locations() != find_variant("thousand-1001").new_match(3, seed=77).card_locations()
 
 
 def test_preset_that_does_not_fit_is_refused_T6():
@@ -265,15 +265,12 @@ def test_850_in_two_player_game_T13():
 
 
 def test_rounding_1001_to_5_T24():
-    m = new("thousand-1001", STRONG, STRONG_TALON)
-    assert [m._round(x) for x in (37, 98, 12, 13, 0, 120)] == [35, 100, 10, 15, 0, 120]
+    assert [round_to_5(x) for x in (37, 98, 12, 13, 0, 120)] == [35, 100, 10, 15, 0, 120]
 
 
 def test_rounding_1000_to_10_five_up_and_option_off_T24():
-    on = new("thousand-1000", STRONG, STRONG_TALON)
-    off = new("thousand-1000", STRONG, STRONG_TALON, options={"round5_up": False})
-    assert [on._round(x) for x in (35, 34, 36, 4, 5)] == [40, 30, 40, 0, 10]
-    assert [off._round(x) for x in (35, 34, 36, 4, 5)] == [30, 30, 40, 0, 0]
+    assert [round_to_10(x) for x in (35, 34, 36, 4, 5)] == [40, 30, 40, 0, 10]
+    assert [round_to_10(x, five_up=False) for x in (35, 34, 36, 4, 5)] == [30, 30, 40, 0, 0]
 
 
 def test_contract_failed_minus_contract_and_rounded_points_T25_T26_T24():

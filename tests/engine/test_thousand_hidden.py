@@ -10,7 +10,7 @@ from tests.engine.test_thousand_play import beat_deal
 
 
 def hands_of(m):
-    return [sorted(m._hand(s)) for s in range(m.seats)]
+    return [sorted(m.hands[s]) for s in range(m.seats)]
 
 
 def twins(m, seat, n=40):
@@ -86,11 +86,11 @@ def test_determinize_keeps_two_player_pair_and_discards_T19_C5():
     m = new("thousand-1000-2p", hands, "KH QH JH 9H")
     act(m, "bid:120", "pass", "contract:120", "take:top", "discard:KH", "discard:KC")
     for twin in twins(m, 0):  # KH, QH were shown: with seat 1 or discarded, never aside
-        locs = twin._locations()
+        locs = twin.card_locations()
         assert not {"KH", "QH"} & set(locs["aside"])
-        assert locs["hand:0"] == m._locations()["hand:0"]
-    seen = {tuple(sorted(t._locations()["discard"])) for t in twins(m, 0)}
+        assert locs["hand:0"] == m.card_locations()["hand:0"]
+    seen = {tuple(sorted(t.card_locations()["discard"])) for t in twins(m, 0)}
     assert len(seen) > 1
     for twin in twins(m, 1):  # the declarer knows his discards
-        assert sorted(twin._locations()["discard"]) == ["KC", "KH"]
-        assert sorted(twin._locations()["hand:1"]) == sorted(m._locations()["hand:1"])
+        assert sorted(twin.card_locations()["discard"]) == ["KC", "KH"]
+        assert sorted(twin.card_locations()["hand:1"]) == sorted(m.card_locations()["hand:1"])

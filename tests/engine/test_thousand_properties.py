@@ -26,7 +26,7 @@ def person_policy(match, seat: int, legal: list[str], rng: random.Random) -> str
     rest = [a for a in legal if a not in ("throw", "refuse")] or legal
     bids = [a for a in rest if a.startswith("bid:")]
     if bids or rest == ["pass"]:
-        hand = match._hand(seat)
+        hand = match.hands[seat]
         worth = card_points(hand) + 20 + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
         lowest = bids[0] if bids else None
         if lowest and (int(lowest[4:]) <= worth + rng.randrange(20) or "pass" not in rest):

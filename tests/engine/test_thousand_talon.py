@@ -150,4 +150,4 @@ def test_take_bottom_pair_T19():
     m = new("thousand-1000-2p", hands, "KH QH JH 9H")
     act(m, "bid:60", "pass", "contract:60", "take:bottom")
     assert m.view(0)["face_up"] == ["JH", "9H"] and "JH" in m.view(1)["hand"]
-    assert sorted(m._locations()["aside"]) == ["KH", "QH"]
+    assert sorted(m.card_locations()["aside"]) == ["KH", "QH"]

@@ -1,0 +1,86 @@
+"""Actions as values: parsed once, written the same way on the wire (ENGINE_API.md).
+
+An action's text is ``kind`` or ``kind:argument``; the argument is a card
+(``play:TH``), a card and a seat (``give:QS>2``), an amount (``bid:120``), a
+seat (``spare:2``) or a word (``take:top``, ``trump:last``, ``order:trump:H``)::
+
+    >>> Action.parse("give:QS>2")
+    Action.parse('give:QS>2')
+    >>> a = Action.parse("give:QS>2"); (a.kind, a.card, a.target)
+    ('give', 'QS', 2)
+    >>> str(Action.parse("bid:120")), Action.parse("bid:120").amount
+    ('bid:120', 120)
+
+Families build the legal lists as strings (the wire form) and receive the
+parsed :class:`Action` in their stage methods; :meth:`Action.parse` caches
+every text it has seen, so the hot path parses each distinct action once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import is_card
+
+#: Kinds whose numeric argument is a seat, not an amount.
+SEAT_KINDS = frozenset({"spare"})
+_CACHE: dict[str, Action] = {}
+_CACHE_LIMIT = 200_000  # distinct texts are few (cards x seats, amounts); garbage is not kept
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One parsed action. ``text`` is its wire form (``str(action)``)."""
+
+    text: str
+    kind: str
+    arg: str = ""  # everything after the first ":" ("" when there is none)
+    card: str | None = None
+    target: int | None = None  # a seat: the receiver of a give, the spare hand's seat
+    amount: int | None = None  # a bid or a contract
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """The action written ``text``; ``ValueError`` for a text that is not one."""
+        action = _CACHE.get(text)
+        if action is None:
+            action = cls._parse(text)
+            if len(_CACHE) < _CACHE_LIMIT:
+                _CACHE[text] = action
+        return action
+
+    @classmethod
+    def _parse(cls, text: str) -> Action:
+        if type(text) is not str or not text or len(text) > 40:
+            raise ValueError(f"not an action: {text!r}")
+        kind, colon, arg = text.partition(":")
+        if not kind.isalpha() or (colon and not arg):
+            raise ValueError(f"not an action: {text!r}")
+        card = target = amount = None
+        head, arrow, to = arg.partition(">")
+        if arrow:
+            if not (is_card(head) and to.isdigit()):
+                raise ValueError(f"not an action: {text!r} (expected kind:CARD>SEAT)")
+            card, target = head, int(to)
+        elif is_card(arg):
+            card = arg
+        elif arg.isdigit():
+            if kind in SEAT_KINDS:
+                target = int(arg)
+            else:
+                amount = int(arg)
+        return cls(text, kind, arg, card, target, amount)
+
+    @classmethod
+    def make(cls, kind: str, arg: str | int | None = None, *, to: int | None = None) -> Action:
+        """Build an action from its parts: ``make("give", "QS", to=2)`` is ``give:QS>2``."""
+        text = kind if arg is None else f"{kind}:{arg}"
+        if to is not None:
+            text += f">{to}"
+        return cls.parse(text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self.text!r})"
