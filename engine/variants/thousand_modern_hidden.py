@@ -11,12 +11,17 @@ Before the talon is taken every hand is still as dealt, and the redeal
 requests of M-6 are public: a seat that was asked holds a qualifying hand, a
 seat that was passed over does not (the seats after the one being asked are
 not known yet).  The hidden cards are dealt again until the hands agree with
-that **[reading of M-6]**.  After the talon the requests are not used (the
-dealt hands can no longer be told apart from the gives); see the report.
+that **[reading of M-6]**.  After the talon the same holds for the hands as
+dealt, rebuilt from what each seat holds and has played: the declarer's
+without the shown talon and with his gives, an opponent's without the card he
+was given.  A give the seat did not see may have been any card its receiver
+holds or has played, so a deal is kept when some choice of the unseen gives
+agrees with the requests.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from . import thousand_hidden
@@ -34,7 +39,38 @@ def redeal_hidden(m, seat: int, rng: random.Random) -> None:
     if m.stage in ("strike", "bidding", "take"):
         _redeal_as_dealt(m, seat, rng)
         return
-    thousand_hidden.redeal_hidden(m, seat, rng)
+    check = _request_checks(m, seat)
+    for _ in range(TRIES if check else 1):
+        thousand_hidden.redeal_hidden(m, seat, rng)
+        if not check or _agrees_dealt(m, seat, check):
+            return
+
+
+def _request_checks(m, seat: int) -> list[tuple[int, bool]]:
+    """(seat, qualified) for every other seat whose request is known (M-6)."""
+    yes, no = _known_requests(m)
+    return [(s, s in yes) for s in m.calling if s != seat and (s in yes or s in no)]
+
+
+def _agrees_dealt(m, seat: int, check: list[tuple[int, bool]]) -> bool:
+    """Some choice of the gives ``seat`` did not see rebuilds dealt hands that
+    qualify exactly as the requests said (M-6, M-10, M-11)."""
+    held = {s: set(m.hands[s]) for s in m.calling}
+    for card, by in m.played_by.items():
+        held[by].add(card)
+    d, shown = m.declarer, set(m.shown)
+    if m.seats == 2:  # M-11: the declarer took a pair and discarded two
+        held[d] = (held[d] | set(m.discards)) - shown
+        return all(m._qualifies(sorted(held[s])) == want for s, want in check)
+    known = {r: c for r, c in m.gives if seat in (d, r)}
+    unseen = [r for r, _ in m.gives if r not in known]
+    for picks in itertools.product(*(sorted(held[r]) for r in unseen)):
+        given = {**known, **dict(zip(unseen, picks, strict=True))}
+        dealt = {s: held[s] - {given.get(s)} for s in m.calling}
+        dealt[d] = (held[d] | set(given.values())) - shown
+        if all(m._qualifies(sorted(dealt[s])) == want for s, want in check):
+            return True
+    return False
 
 
 def _known_requests(m) -> tuple[set[int], set[int]]:
