@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.types import Float
+from sqlalchemy.sql.expression import false
+from sqlalchemy.types import Boolean, Float
 
 
 def utcnow() -> datetime:
@@ -52,6 +53,8 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A bot takes over a seat whose player has not acted this many seconds; None / 0: never.
     takeover_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Finished matches of this room move the players' ratings (app/ratings.py; migration 0011).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Seat(Base):

@@ -1,0 +1,179 @@
+"""Standings, ratings and the player page's aggregates (SQL).
+
+``standings``: one typed row per seat of every finished match (its place and
+total), written when the match ends; the player page's counts and head-to-head
+are aggregates over it.  ``ratings``: a player's current rating per family;
+``rating_events``: each rated match's before / after, the rating's history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    and_,
+    case,
+    func,
+    select,
+    text,
+)
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
+
+from . import models as m
+from .store import utc
+
+
+class Standing(m.Base):
+    __tablename__ = "standings"
+    __table_args__ = (Index("ix_standings_player", "player_id", "finished_at"),
+                      Index("ix_standings_player_family", "player_id", "family", "place"))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    family: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(64))
+    place: Mapped[int] = mapped_column(Integer)  # 1 = won; ties share a place
+    total: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Rating(m.Base):
+    __tablename__ = "ratings"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+
+
+class RatingEvent(m.Base):
+    __tablename__ = "rating_events"
+    __table_args__ = (UniqueConstraint("match_id", "player_id", name="uq_rating_events_match_player"),
+                      Index("ix_rating_events_player_family", "player_id", "family", "id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    family: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+
+
+# -- writing, when a match ends ---------------------------------------------------------
+
+
+def finished_match(s: Session, match_id: str) -> tuple[m.Match, bool] | None:
+    """(the match row, its room's ``rated``) if the match is finished and has no standings yet."""
+    row = s.get(m.Match, match_id)
+    if row is None or row.status != "finished":
+        return None
+    if s.scalar(select(Standing.seat).where(Standing.match_id == match_id).limit(1)) is not None:
+        return None
+    return row, bool(s.scalar(select(m.Room.rated).where(m.Room.id == row.room_id)))
+
+
+def lock_ratings(s: Session) -> None:
+    """Rating updates take turns (two matches of one player may end together).  SQLite:
+    the writer lock already does it; PostgreSQL: a transaction-scoped advisory lock."""
+    if s.bind.dialect.name == "postgresql":
+        s.execute(text("SELECT pg_advisory_xact_lock(160016)"))
+
+
+def save_standings(s: Session, row: m.Match, family: str, places: list[int], totals: list[float],
+                   players: list[int]) -> None:
+    when = row.finished_at or m.utcnow()
+    for seat, (place, total, pid) in enumerate(zip(places, totals, players, strict=True)):
+        s.add(Standing(match_id=row.id, seat=seat, player_id=pid, family=family, variant=row.variant,
+                       place=place, total=float(total), finished_at=when))
+
+
+def current_ratings(s: Session, family: str, player_ids: list[int]) -> dict[int, Rating]:
+    rows = s.scalars(select(Rating).where(Rating.family == family, Rating.player_id.in_(player_ids)))
+    return {r.player_id: r for r in rows}
+
+
+def save_rating(s: Session, *, match_id: str, player_id: int, family: str, seat: int, place: int,
+                before: tuple[float, float], after: tuple[float, float], old: Rating | None) -> None:
+    now = m.utcnow()
+    if old is None:
+        s.add(Rating(player_id=player_id, family=family, mu=after[0], sigma=after[1], matches=1,
+                     updated_at=now))
+    else:
+        old.mu, old.sigma, old.matches, old.updated_at = after[0], after[1], old.matches + 1, now
+    s.add(RatingEvent(match_id=match_id, player_id=player_id, family=family, seat=seat, place=place,
+                      mu_before=before[0], sigma_before=before[1], mu=after[0], sigma=after[1],
+                      created_at=now))
+
+
+# -- reading, for the player page -----------------------------------------------------------
+
+
+def ratings_of(s: Session, player_id: int) -> list[dict]:
+    rows = s.scalars(select(Rating).where(Rating.player_id == player_id).order_by(Rating.family))
+    return [{"family": r.family, "mu": r.mu, "sigma": r.sigma, "matches": r.matches} for r in rows]
+
+
+def rating_history(s: Session, player_id: int, family: str, limit: int, before_id: int | None) -> list[dict]:
+    """The player's rating events in one family, newest first (keyset paging on id)."""
+    q = select(RatingEvent).where(RatingEvent.player_id == player_id, RatingEvent.family == family)
+    if before_id is not None:
+        q = q.where(RatingEvent.id < before_id)
+    rows = s.scalars(q.order_by(RatingEvent.id.desc()).limit(limit))
+    return [{"id": r.id, "match": r.match_id, "place": r.place, "mu_before": r.mu_before,
+             "sigma_before": r.sigma_before, "mu": r.mu, "sigma": r.sigma, "time": utc(r.created_at)}
+            for r in rows]
+
+
+def record_by_family(s: Session, player_id: int) -> list[dict]:
+    """Per family: finished matches played, won (place 1), average place."""
+    q = (select(Standing.family, func.count(), func.sum(case((Standing.place == 1, 1), else_=0)),
+                func.avg(Standing.place))
+         .where(Standing.player_id == player_id).group_by(Standing.family).order_by(Standing.family))
+    return [{"family": f, "played": int(n), "won": int(w or 0), "average_place": float(a)}
+            for f, n, w, a in s.execute(q)]
+
+
+def head_to_head(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
+    """Everybody the player finished a match with: matches together, who placed ahead."""
+    me, other = aliased(Standing), aliased(Standing)
+    q = (select(other.player_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot, func.count(),
+                func.sum(case((me.place < other.place, 1), else_=0)),
+                func.sum(case((me.place > other.place, 1), else_=0)))
+         .select_from(me)
+         .join(other, and_(other.match_id == me.match_id, other.player_id != me.player_id))
+         .join(m.Player, m.Player.id == other.player_id)
+         .where(me.player_id == player_id)
+         .group_by(other.player_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot)
+         .order_by(func.count().desc(), other.player_id).limit(limit).offset(offset))
+    return [{"player": pid, "name": name, "bot_key": m.bot_key(level, slot), "matches": int(n),
+             "ahead": int(a or 0), "behind": int(b or 0)}
+            for pid, name, level, slot, n, a, b in s.execute(q)]
+
+
+def match_list(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
+    """The player's finished matches, newest first: variant, place, total, seat."""
+    q = (select(Standing.match_id, Standing.variant, Standing.family, Standing.seat, Standing.place,
+                Standing.total, Standing.finished_at)
+         .where(Standing.player_id == player_id)
+         .order_by(Standing.finished_at.desc(), Standing.match_id).limit(limit).offset(offset))
+    return [{"match": r[0], "variant": r[1], "family": r[2], "seat": r[3], "place": r[4],
+             "total": r[5], "finished_at": utc(r[6])} for r in s.execute(q)]
+
+
+def unrecorded_matches(s: Session, limit: int = 1000) -> list[str]:
+    """Finished matches without standings rows."""
+    q = (select(m.Match.id).where(m.Match.status == "finished")
+         .where(~select(Standing.seat).where(Standing.match_id == m.Match.id).exists())
+         .order_by(m.Match.finished_at).limit(limit))
+    return list(s.scalars(q))

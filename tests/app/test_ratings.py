@@ -1,0 +1,116 @@
+"""Ratings among friends: a rated room's finished match moves everybody's rating in
+the family (openskill Plackett–Luce) in the order of the final standings; an unrated
+one writes the standings only.  Places from the engine's result: winners first, ties
+share a place."""
+
+from __future__ import annotations
+
+import random
+import time
+from contextlib import ExitStack
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.main import create_app
+from app.ratings import places, rate
+
+from .conftest import make_settings
+from .helpers import auth, connect, new_player, short_options
+from .test_bots_server import play_humans
+
+
+def test_places_winners_first_ties_shared():
+    assert places({"totals": [10, 30, 20, 30], "winners": [1, 3]}, 4) == [4, 1, 3, 1]
+    assert places({"totals": [5, 5, 9], "winners": [2]}, 3) == [2, 2, 1]
+    # Тысяча: the declarer who reached the goal wins even on equal totals (rule T-29)
+    assert places({"totals": [1000, 1000, 400], "winners": [1]}, 3) == [2, 1, 3]
+
+
+def test_rate_moves_in_place_order():
+    start = [(25.0, 25 / 3)] * 4
+    after = rate(start, [1, 2, 2, 4])
+    mus = [mu for mu, _ in after]
+    assert mus[0] > mus[1] > mus[3] and mus[1] == pytest.approx(mus[2])
+    assert all(sigma < 25 / 3 for _, sigma in after)
+
+
+@pytest.fixture(scope="module")
+def rclient(database_url):
+    app = create_app(make_settings(database_url, bot_delay=0.0, bot_think_ms=15))
+    with TestClient(app) as c:
+        yield c
+    app.state.kozyr.db.dispose()
+
+
+def play_match(client, *, rated: bool, variant: str = "korol-ru", seats: int = 4, seed: int = 5):
+    players = [new_player(client) for _ in range(seats)]
+    r = client.post("/api/rooms", json={"variant": variant, "options": short_options(variant),
+                                        "seats": seats, "rated": rated}, headers=auth(players[0]))
+    assert r.status_code == 201, r.text
+    room = r.json()
+    assert room["rated"] is rated
+    code = room["code"]
+    for n, p in enumerate(players[1:], start=1):
+        assert client.post(f"/api/rooms/{code}/seats/{n}", headers=auth(p)).status_code == 200
+    r = client.post(f"/api/rooms/{code}/start", headers=auth(players[0]), json={"seed": seed})
+    assert r.status_code == 200, r.text
+    with ExitStack() as stack:
+        clients = {n: connect(client, stack, code, p, n) for n, p in enumerate(players)}
+        view = play_humans(clients, random.Random(seed))
+    assert view["result"] is not None
+    return players, view["result"], r.json()["match"]["id"]
+
+
+def page_of(client, player, *, wait: bool = True) -> dict:
+    end = time.monotonic() + 10
+    while True:  # the standings are written just after the last action is acknowledged
+        page = client.get(f"/api/players/{player['id']}/page").json()
+        if page["record"] or not wait or time.monotonic() > end:
+            return page
+        time.sleep(0.05)
+
+
+def test_rated_four_player_match_moves_ratings_in_standings_order(rclient):
+    players, result, match_id = play_match(rclient, rated=True)
+    placed = places(result, 4)
+    pages = [page_of(rclient, p) for p in players]
+    for page, place in zip(pages, placed, strict=True):
+        assert page["record"] == [{"family": "korol", "played": 1, "won": int(place == 1),
+                                   "average_place": float(place)}]
+        [rating] = page["ratings"]
+        assert rating["family"] == "korol" and rating["matches"] == 1
+    mus = [page["ratings"][0]["mu"] for page in pages]
+    for a in range(4):
+        for b in range(4):
+            if placed[a] < placed[b]:
+                assert mus[a] > mus[b]
+            elif placed[a] == placed[b]:
+                assert mus[a] == pytest.approx(mus[b])
+    history = rclient.get(f"/api/players/{players[0]['id']}/ratings/korol").json()
+    assert [(h["match"], h["place"]) for h in history] == [(match_id, placed[0])]
+    assert history[0]["mu_before"] == pytest.approx(25.0)
+    h2h = rclient.get(f"/api/players/{players[0]['id']}/head-to-head").json()
+    assert sorted(x["player"] for x in h2h) == sorted(p["id"] for p in players[1:])
+    for x in h2h:
+        other = placed[[p["id"] for p in players].index(x["player"])]
+        assert (x["matches"], x["ahead"], x["behind"]) == (1, int(placed[0] < other), int(placed[0] > other))
+    csv_text = rclient.get(f"/api/players/{players[0]['id']}/matches.csv").text
+    assert csv_text.splitlines()[0] == "finished_at,match,variant,family,seat,place,total"
+    assert match_id in csv_text.splitlines()[1]
+
+
+def test_unrated_match_moves_no_rating(rclient):
+    players, result, _ = play_match(rclient, rated=False, seed=8)
+    for p in players:
+        page = page_of(rclient, p)
+        assert page["ratings"] == []
+        assert page["record"][0]["played"] == 1  # the standings are written all the same
+
+
+def test_recording_twice_changes_nothing(rclient):
+    players, _, match_id = play_match(rclient, rated=True, seed=9)
+    before = page_of(rclient, players[0])
+    assert rclient.app.state.kozyr.ratings.record(match_id) is False
+    assert page_of(rclient, players[0]) == before
+    assert rclient.get("/api/players/999999999/page").status_code == 404
