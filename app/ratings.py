@@ -74,6 +74,7 @@ class Ratings:
             placed = places(result, row.seat_count)
             totals = [float(t) for t in result.get("totals") or [0] * row.seat_count]
             sql.save_standings(s, row, family, placed, totals, players)
+            sql.count_pairs(s, placed, players)
             if rated and len(set(players)) == len(players) >= 2:
                 old = sql.current_ratings(s, family, players)
                 default = MODEL.rating()

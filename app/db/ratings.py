@@ -31,7 +31,7 @@ from .store import utc
 
 class Standing(m.Base):
     __tablename__ = "standings"
-    __table_args__ = (Index("ix_standings_player", "player_id", "finished_at"),
+    __table_args__ = (Index("ix_standings_player", "player_id", "finished_at", "match_id"),
                       Index("ix_standings_player_family", "player_id", "family", "place"))
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -41,6 +41,17 @@ class Standing(m.Base):
     place: Mapped[int] = mapped_column(Integer)  # 1 = won; ties share a place
     total: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PairRecord(m.Base):
+    """Head-to-head of two players over their finished matches (both directions stored)."""
+
+    __tablename__ = "pair_records"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)
+    ahead: Mapped[int] = mapped_column(Integer)  # matches player_id placed above other_id
+    behind: Mapped[int] = mapped_column(Integer)
 
 
 class Rating(m.Base):
@@ -98,6 +109,25 @@ def save_standings(s: Session, row: m.Match, family: str, places: list[int], tot
                        place=place, total=float(total), finished_at=when))
 
 
+def count_pairs(s: Session, places: list[int], players: list[int]) -> None:
+    """Add a finished match to the head-to-head counts of every two of its players
+    (callers hold lock_ratings, so the read-then-write does not race)."""
+    ids = sorted(set(players))
+    rows = {(r.player_id, r.other_id): r for r in s.scalars(
+        select(PairRecord).where(PairRecord.player_id.in_(ids), PairRecord.other_id.in_(ids)))}
+    for a, pa in enumerate(players):
+        for b, pb in enumerate(players):
+            if pa == pb:
+                continue
+            row = rows.get((pa, pb))
+            if row is None:
+                row = rows[(pa, pb)] = PairRecord(player_id=pa, other_id=pb, matches=0, ahead=0, behind=0)
+                s.add(row)
+            row.matches += 1
+            row.ahead += int(places[a] < places[b])
+            row.behind += int(places[a] > places[b])
+
+
 def current_ratings(s: Session, family: str, player_ids: list[int]) -> dict[int, Rating]:
     rows = s.scalars(select(Rating).where(Rating.family == family, Rating.player_id.in_(player_ids)))
     return {r.player_id: r for r in rows}
@@ -145,20 +175,27 @@ def record_by_family(s: Session, player_id: int) -> list[dict]:
 
 
 def head_to_head(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
-    """Everybody the player finished a match with: matches together, who placed ahead."""
+    """Everybody the player finished a match with: matches together, who placed ahead
+    (the pair_records kept as matches end: one index range, however many matches)."""
+    q = (select(PairRecord.other_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot,
+                PairRecord.matches, PairRecord.ahead, PairRecord.behind)
+         .join(m.Player, m.Player.id == PairRecord.other_id)
+         .where(PairRecord.player_id == player_id)
+         .order_by(PairRecord.matches.desc(), PairRecord.other_id).limit(limit).offset(offset))
+    return [{"player": pid, "name": name, "bot_key": m.bot_key(level, slot), "matches": n,
+             "ahead": a, "behind": b} for pid, name, level, slot, n, a, b in s.execute(q)]
+
+
+def head_to_head_from_standings(s: Session, player_id: int) -> list[tuple[int, int, int, int]]:
+    """The same counts aggregated from the standings rows: (other, matches, ahead, behind)
+    (tests check pair_records against it)."""
     me, other = aliased(Standing), aliased(Standing)
-    q = (select(other.player_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot, func.count(),
-                func.sum(case((me.place < other.place, 1), else_=0)),
+    q = (select(other.player_id, func.count(), func.sum(case((me.place < other.place, 1), else_=0)),
                 func.sum(case((me.place > other.place, 1), else_=0)))
          .select_from(me)
          .join(other, and_(other.match_id == me.match_id, other.player_id != me.player_id))
-         .join(m.Player, m.Player.id == other.player_id)
-         .where(me.player_id == player_id)
-         .group_by(other.player_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot)
-         .order_by(func.count().desc(), other.player_id).limit(limit).offset(offset))
-    return [{"player": pid, "name": name, "bot_key": m.bot_key(level, slot), "matches": int(n),
-             "ahead": int(a or 0), "behind": int(b or 0)}
-            for pid, name, level, slot, n, a, b in s.execute(q)]
+         .where(me.player_id == player_id).group_by(other.player_id).order_by(other.player_id))
+    return [(int(p), int(n), int(a or 0), int(b or 0)) for p, n, a, b in s.execute(q)]
 
 
 def match_list(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:

@@ -1,5 +1,6 @@
 """Ratings among friends: rooms.rated, standings (every finished match's places),
-ratings (per player and family), rating_events (each rated match's change).
+ratings (per player and family), rating_events (each rated match's change),
+pair_records (head-to-head counts of every two players, kept as matches end).
 
 Revision ID: 0011
 Revises: 0010
@@ -29,8 +30,16 @@ def upgrade() -> None:
         sa.Column('total', sa.Float(), nullable=False),
         sa.Column('finished_at', sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_index('ix_standings_player', 'standings', ['player_id', 'finished_at'])
+    op.create_index('ix_standings_player', 'standings', ['player_id', 'finished_at', 'match_id'])
     op.create_index('ix_standings_player_family', 'standings', ['player_id', 'family', 'place'])
+    op.create_table(
+        'pair_records',
+        sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
+        sa.Column('other_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
+        sa.Column('matches', sa.Integer(), nullable=False),
+        sa.Column('ahead', sa.Integer(), nullable=False),
+        sa.Column('behind', sa.Integer(), nullable=False),
+    )
     op.create_table(
         'ratings',
         sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
@@ -62,6 +71,7 @@ def downgrade() -> None:
     op.drop_index('ix_rating_events_player_family', table_name='rating_events')
     op.drop_table('rating_events')
     op.drop_table('ratings')
+    op.drop_table('pair_records')
     op.drop_index('ix_standings_player_family', table_name='standings')
     op.drop_index('ix_standings_player', table_name='standings')
     op.drop_table('standings')

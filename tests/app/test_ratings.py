@@ -12,6 +12,7 @@ from contextlib import ExitStack
 import pytest
 from starlette.testclient import TestClient
 
+from app.db import ratings as sql
 from app.main import create_app
 from app.ratings import places, rate
 
@@ -95,6 +96,9 @@ def test_rated_four_player_match_moves_ratings_in_standings_order(rclient):
     for x in h2h:
         other = placed[[p["id"] for p in players].index(x["player"])]
         assert (x["matches"], x["ahead"], x["behind"]) == (1, int(placed[0] < other), int(placed[0] > other))
+    with rclient.app.state.kozyr.db.read() as s:
+        kept = sql.head_to_head_from_standings(s, players[0]["id"])
+    assert kept == sorted((x["player"], x["matches"], x["ahead"], x["behind"]) for x in h2h)
     csv_text = rclient.get(f"/api/players/{players[0]['id']}/matches.csv").text
     assert csv_text.splitlines()[0] == "finished_at,match,variant,family,seat,place,total"
     assert match_id in csv_text.splitlines()[1]
