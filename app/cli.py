@@ -28,8 +28,8 @@ def main(argv: list[str] | None = None) -> None:
     from .logs import setup_logging
     setup_logging(settings.log_level)
     uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload,
-                ws_max_size=4 * settings.max_message_bytes, log_config=None, proxy_headers=True,
-                ws_per_message_deflate=settings.ws_deflate)
+                ws=settings.ws_impl, ws_max_size=settings.max_frame_bytes, log_config=None,
+                proxy_headers=True, ws_per_message_deflate=settings.ws_deflate)
 
 
 if __name__ == "__main__":

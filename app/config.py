@@ -29,7 +29,11 @@ class Settings(BaseSettings):
     allow_fixed_seed: bool = False  # tests only: let POST /start choose the seed
 
     # Limits
-    max_message_bytes: int = 64 * 1024  # a websocket message larger than this is refused
+    max_message_bytes: int = 64 * 1024  # a websocket message larger than this gets too_large ...
+    max_frame_bytes: int = 4 * 1024 * 1024  # ... up to this hard cap; larger ones close the socket (1009)
+    # uvicorn's websocket protocol; app/wsserver.py answers an over-long request
+    # line or header with a status at once (uvicorn's own never answered)
+    ws_impl: str = "app.wsserver:PromptRefusalProtocol"
     max_name_length: int = 40
     max_chat_length: int = 500
     chat_burst: int = 5  # chat messages allowed at once ...
@@ -66,7 +70,7 @@ class Settings(BaseSettings):
 
 @lru_cache
 def get_settings() -> Settings:
-    return Settings()
+    return Settings()  # type: ignore[call-arg]  # from the environment
 
 
 def sqlalchemy_url(url: str) -> str:

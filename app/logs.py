@@ -13,7 +13,7 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        out = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+        out: dict[str, object] = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
                "level": record.levelname.lower(), "logger": record.name, "message": record.getMessage()}
         for key, value in vars(record).items():
             if key not in _STANDARD and not key.startswith("_"):

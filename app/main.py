@@ -10,7 +10,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
 from engine import VARIANTS
@@ -18,6 +17,7 @@ from engine import VARIANTS
 from .api import auth, bots, friends, matches, players, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings
+from .db import store
 from .db.errors import DomainError
 from .errors import http_status
 from .logs import setup_logging
@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         first = errs[0] if errs else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
         return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid request')}",
-                             "code": "invalid_request", "errors": _plain(errs)}, status_code=422)
+                             "code": "invalid_request", "errors": _plain(list(errs))}, status_code=422)
 
     for module in (players, auth, friends, variants, rooms, bots, matches, ws):
         app.include_router(module.router)
@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> JSONResponse:
         def check() -> str:
             with kozyr.db.read() as s:
-                s.execute(text("SELECT 1"))
+                store.ping(s)
             return kozyr.db.engine.dialect.name
         try:
             name = await run_in_threadpool(check)

@@ -53,14 +53,17 @@ class Worker:
         self.ready = 0  # seats that have their first view
         self.measuring = False
         self.views = 0  # views handled, and of them the ones parsed in full
+        self.deltas = 0  # of them, deltas (mode delta)
         self.full_parses = 0
 
 
 class Table:
     """One room as the client sees it: when to act next, which seat has which view."""
 
-    def __init__(self, code: str, tokens: list[str], urls: list[str], seed: float, period: float) -> None:
+    def __init__(self, code: str, tokens: list[str], urls: list[str], seed: float, period: float,
+                 delta: bool = False) -> None:
         self.code, self.tokens, self.urls, self.period = code, tokens, urls, period
+        self.delta = delta  # ask for deltas after actions (README "Agreed additions")
         self.rng = random.Random(seed)
         self.next_at = time.perf_counter() + self.rng.random() * period  # spread the rooms over the second
         # A room's position is (match number in the order this client first saw the
@@ -89,9 +92,12 @@ async def seat_client(t: Table, seat: int, w: Worker, http: httpx.AsyncClient | 
     ready = False
     try:
         async with connect(t.urls[seat], max_size=2**22, open_timeout=120) as ws:
+            last: tuple[int, dict] | None = None  # delta mode: this seat's view (version, view)
+            if t.delta:
+                await ws.send(json.dumps({"type": "resume", "accept": ["delta"]}))
             while True:  # a close by the server raises (a failure); the end of the run cancels us
                 raw = await ws.recv()
-                head = VIEW_HEAD.match(raw)
+                head = None if t.delta else VIEW_HEAD.match(raw)
                 if head is not None:
                     if raw.startswith("null", head.end()):
                         continue  # no match started yet
@@ -102,8 +108,20 @@ async def seat_client(t: Table, seat: int, w: Worker, http: httpx.AsyncClient | 
                     if kind == "error":
                         w.errors += 1
                         continue
-                    if kind != "view" or msg.get("view") is None:
+                    if kind == "delta":  # what changed since our view at msg["base"]
+                        if last is None or last[0] != msg["base"]:
+                            w.errors += 1
+                            continue
+                        view = dict(last[1])
+                        view.update(msg["set"])
+                        for gone in msg["unset"]:
+                            view.pop(gone, None)
+                        msg = {"type": "view", "version": msg["version"], "match": msg["match"],
+                               "view": view}
+                        w.deltas += 1
+                    elif kind != "view" or msg.get("view") is None:
                         continue
+                    last = (msg["version"], msg["view"])
                     version, match = msg["version"], json.dumps(msg["match"])
                     w.full_parses += 1
                 w.views += 1
@@ -186,7 +204,8 @@ async def main(config_path: str) -> None:
         cfg = json.load(f)
     w = Worker()
     seats, period = cfg["seats"], cfg["period"]
-    tables = [Table(r["code"], r["tokens"], r["urls"], r["seed"], period) for r in cfg["tables"]]
+    tables = [Table(r["code"], r["tokens"], r["urls"], r["seed"], period, cfg.get("delta", False))
+              for r in cfg["tables"]]
     loop = asyncio.get_running_loop()
     commands = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
@@ -210,7 +229,7 @@ async def main(config_path: str) -> None:
     # A closed stdin (the parent died) also ends the run.
     say({"result": {"latencies": w.latencies, "actions": w.actions, "errors": w.errors,
                     "matches": w.matches, "ready": w.ready, "failures": w.failures,
-                    "views": w.views, "full_parses": w.full_parses}})
+                    "views": w.views, "full_parses": w.full_parses, "deltas": w.deltas}})
     reporter.cancel()
     for task in tasks:
         task.cancel()

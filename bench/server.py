@@ -12,6 +12,8 @@ Modes:
   one   one ``app.cli serve`` process (SQLite file, or --database-url)
   two   two processes on PostgreSQL (--pg-url; a fresh database, dropped after) and
         Redis (--redis-url); seats 0-1 of every room talk to process A, 2-3 to B
+  delta like one, with clients that accept ``delta`` messages (README "Agreed
+        additions"): after an action each seat gets what changed, not its view
   bare  bench/broadcast_server.py: echo to the 4 seats, no rules, no database
 
 The load client is --client-procs worker processes (bench/loadclient.py, the
@@ -159,7 +161,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
     db = None
     if mode == "two":
         db = pg_create(args.pg_url)
-    elif mode == "one":
+    elif mode in ("one", "delta"):
         db = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
     try:
         for i in range(2 if mode == "two" else 1):
@@ -196,7 +198,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             config = tmp / f"client{i}.json"
             config.write_text(json.dumps({"tables": tables[i::k], "seats": seats, "period": args.period,
                                           "base_url": None if mode == "bare" else base_url,
-                                          "pace": 0.05 * k}))
+                                          "pace": 0.05 * k, "delta": mode == "delta"}))
             profile = os.environ.get("KOZYR_BENCH_CLIENT_PROFILE")  # profile worker i to that path + ".i"
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, *(["-m", "cProfile", "-o", f"{profile}.{i}"] if profile else []),
@@ -270,6 +272,8 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "server_cpu_ms_per_action": round(cpu / actions * 1000, 2) if actions else None,
             "load_avg": round(os.getloadavg()[0], 1), "errors": sum(r["errors"] for r in results),
             "seats_joined": ready, "join_wait_s": round(join_s, 1),
+            "seats_joined_per_s": round(ready / join_s, 1) if join_s > 0 else None,
+            "deltas": sum(r.get("deltas", 0) for r in results),
             "matches_finished": sum(r["matches"] for r in results),
             "client_failures": sum(len(r["failures"]) for r in results),
             "client_full_parse_share": round(sum(r["full_parses"] for r in results) / views, 2) if views else None,
@@ -279,7 +283,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, nargs="+", default=[50, 100, 200, 400])
-    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "two", "bare"])
+    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "delta", "two", "bare"])
     default = next((v for v in VARIANTS if 4 in find_variant(v).seat_counts), VARIANTS[0] if VARIANTS else None)
     parser.add_argument("--variant", default=default)
     parser.add_argument("--seats", type=int, default=None, help="default: 4 if allowed, else the first count")

@@ -73,7 +73,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         return await _refuse(ws, p.RATE_LIMITED, e.message, 4429)
 
     token = ws.query_params.get("token")
-    last_version = ws.query_params.get("last_version")
+    last_version: str | int | None = ws.query_params.get("last_version")
     accept: list[str] = []
     if not token:
         try:

@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -58,21 +58,33 @@ def create_player(s: Session, name: str) -> tuple[m.Player, str]:
 
 
 def rename_player(s: Session, player_id: int, name: str) -> m.Player:
-    row = s.get(m.Player, player_id)
+    row = s.get_one(m.Player, player_id)
     row.name = name
     s.flush()
     return row
 
 
+def ping(s: Session) -> None:
+    s.execute(text("SELECT 1"))
+
+
+def player_row(s: Session, player_id: int) -> m.Player:
+    return s.get_one(m.Player, player_id)
+
+
+def find_match(s: Session, match_id: str) -> m.Match | None:
+    return s.get(m.Match, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+
+
 def match_row(s: Session, match_id: str) -> m.Match:
-    row = s.get(m.Match, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+    row = find_match(s, match_id)
     if row is None:
         raise UnknownMatch(f"no match {match_id!r}")
     return row
 
 
 def room_code_of(s: Session, room_id: int) -> str:
-    return s.get(m.Room, room_id).code
+    return s.get_one(m.Room, room_id).code
 
 
 def player_by_token(s: Session, token: str | None) -> m.Player | None:
@@ -138,7 +150,7 @@ def current_match(s: Session, room: m.Room) -> m.Match | None:
 def seat_row(s: Session, room: m.Room, seat_no: int) -> m.Seat:
     if not 0 <= seat_no < room.seat_count:
         raise UnknownSeat(f"no seat {seat_no} in this room (seats 0..{room.seat_count - 1})")
-    return s.get(m.Seat, (room.id, seat_no))
+    return s.get_one(m.Seat, (room.id, seat_no))
 
 
 def check_between_matches(s: Session, room: m.Room) -> None:
@@ -157,7 +169,7 @@ def take_seat(s: Session, room: m.Room, seat_no: int, player_id: int) -> None:
         raise SeatTaken(f"seat {seat_no} is taken")
     held = seat_of_player(s, room, player_id)
     if held is not None:
-        s.get(m.Seat, (room.id, held)).player_id = None
+        s.get_one(m.Seat, (room.id, held)).player_id = None
     seat.player_id = player_id
     s.flush()
 
@@ -187,7 +199,7 @@ def bot_player(s: Session, level: str, slot: int, name: str) -> m.Player:
             s.add(player)
             s.flush()
     except IntegrityError:  # another request created it just now
-        player = s.scalar(select(m.Player).where(m.Player.token_hash == key))
+        player = s.scalars(select(m.Player).where(m.Player.token_hash == key)).one()
     return player
 
 
@@ -196,7 +208,7 @@ def room_bots(s: Session, room: m.Room) -> dict[int, tuple[str, str | None]]:
     rows = s.execute(select(m.Seat.seat_no, m.Player.bot_level, m.Player.bot_slot)
                      .join(m.Player, m.Player.id == m.Seat.player_id)
                      .where(m.Seat.room_id == room.id, m.Player.bot_level.is_not(None)))
-    return {r[0]: (r[1], m.bot_key(r[1], r[2])) for r in rows}
+    return {r[0]: (str(r[1]), m.bot_key(r[1], r[2])) for r in rows}
 
 
 def match_bot_levels(s: Session, match_id: str) -> dict[int, str]:
@@ -204,18 +216,18 @@ def match_bot_levels(s: Session, match_id: str) -> dict[int, str]:
     rows = s.execute(select(m.MatchPlayer.seat_no, m.Player.bot_level)
                      .join(m.Player, m.Player.id == m.MatchPlayer.player_id)
                      .where(m.MatchPlayer.match_id == match_id, m.Player.bot_level.is_not(None)))
-    return {r[0]: r[1] for r in rows}
+    return {r[0]: str(r[1]) for r in rows}
 
 
 def seat_holds_person(s: Session, room: m.Room, seat_no: int) -> bool:
     seat = seat_row(s, room, seat_no)
-    return seat.player_id is not None and s.get(m.Player, seat.player_id).bot_level is None
+    return seat.player_id is not None and s.get_one(m.Player, seat.player_id).bot_level is None
 
 
 def remove_bot(s: Session, room: m.Room, seat_no: int) -> None:
     seat = seat_row(s, room, seat_no)
     check_between_matches(s, room)
-    if seat.player_id is None or s.get(m.Player, seat.player_id).bot_level is None:
+    if seat.player_id is None or s.get_one(m.Player, seat.player_id).bot_level is None:
         raise NoBot(f"seat {seat_no} holds no bot")
     seat.player_id = None
     s.flush()
@@ -223,7 +235,7 @@ def remove_bot(s: Session, room: m.Room, seat_no: int) -> None:
 
 def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str], float | None]:
     """A live match's bot seats and its room's turn timeout."""
-    room = s.get(m.Room, room_id)
+    room = s.get_one(m.Room, room_id)
     return match_bot_levels(s, match_id), room.takeover_seconds
 
 
@@ -232,7 +244,7 @@ def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str
 
 def room_snapshot(s: Session, room: m.Room) -> dict:
     """Everything the server shows of a room that lives in the database (plain data)."""
-    host = s.get(m.Player, room.host_id)
+    host = s.get_one(m.Player, room.host_id)
     rows = s.execute(select(m.Seat.seat_no, m.Seat.player_id, m.Player.name, m.Player.bot_level,
                             m.Player.bot_slot)
                      .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
@@ -328,8 +340,6 @@ class VersionConflict(RuntimeError):
     """The match row is not at the version the writer expected."""
 
 
-_actions = m.Action.__table__
-_matches = m.Match.__table__
 
 
 def record_action(c: Connection, match_id: str, seq: int, seat: int, action: str,
@@ -351,7 +361,9 @@ def record_actions(c: Connection, rows: list[tuple[str, int, int, str, str | Non
     now = m.utcnow()
     # SQLite keeps DateTime columns as text in SQLAlchemy's format (see models.py).
     created = now.strftime("%Y-%m-%d %H:%M:%S.%f") if sqlite else now
-    cur = c.connection.dbapi_connection.cursor()
+    dbapi = c.connection.dbapi_connection
+    assert dbapi is not None
+    cur = dbapi.cursor()
     try:
         if len(rows) == 1:
             match_id, seq, seat, action, client_id = rows[0]
@@ -381,14 +393,14 @@ _LOG_SQLITE, _LOG_PG = _LOG.format(p="?"), _LOG.format(p="%s")
 def record_rows(c: Connection, match_id: str, score_rows: list[tuple[int, dict]],
                 role_rows: list[tuple[int, dict]]) -> None:
     for deal, row in score_rows:
-        c.execute(insert(m.ScoreRow.__table__).values(match_id=match_id, deal=deal, row=row))
+        c.execute(insert(m.ScoreRow).values(match_id=match_id, deal=deal, row=row))
     for idx, row in role_rows:
-        c.execute(insert(m.RoleRow.__table__).values(match_id=match_id, idx=idx,
+        c.execute(insert(m.RoleRow).values(match_id=match_id, idx=idx,
                                                      round=int(row.get("round", idx)), row=row))
 
 
 def finish_match(c: Connection, match_id: str, result: dict, when: datetime) -> None:
-    c.execute(update(_matches).where(_matches.c.id == match_id)
+    c.execute(update(m.Match).where(m.Match.id == match_id)
               .values(status="finished", result=result, finished_at=when))
 
 

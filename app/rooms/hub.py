@@ -12,9 +12,13 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import orjson
 from starlette.websockets import WebSocket
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..metrics import Metrics
 
 log = logging.getLogger("kozyr.hub")
 
@@ -42,7 +46,7 @@ class Conn:
         self.closed = False
         self.delta = False  # hello.accept holds "delta": send deltas after actions
         self.sent: tuple[str, int, int | None] | None = None  # (match, version, seat) of the last view
-        self.metrics = None  # app.metrics.Metrics: counts errors sent and slow clients
+        self.metrics: Metrics | None = None  # app.metrics.Metrics: counts errors sent and slow clients
         self.task = asyncio.create_task(self._sender())
 
     def send(self, msg: dict | str) -> None:
@@ -52,7 +56,7 @@ class Conn:
             self.drop()
             return
         if self.metrics is not None and isinstance(msg, dict) and msg.get("type") == "error":
-            self.metrics.error(msg.get("code"))
+            self.metrics.error(str(msg.get("code")))
         self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
 
     def drop(self) -> None:
@@ -152,7 +156,7 @@ class Hub:
         others = self.remote.get(code)
         before = others.get(origin) if others else None
         if not pids:
-            if before is None:
+            if before is None or others is None:
                 return False
             del others[origin]
             if not others:

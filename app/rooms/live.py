@@ -117,11 +117,8 @@ class LiveMatch:
     @classmethod
     def load(cls, db: Database, match_id: str) -> LiveMatch:
         with db.read() as s:
-            row = s.get(m.Match, match_id)
-            if row is None:
-                raise KeyError(match_id)
-            room = s.get(m.Room, row.room_id)
-            live = cls(row, room.code)
+            row = store.match_row(s, match_id)
+            live = cls(row, store.room_code_of(s, row.room_id))
             live._replay(store.actions_of(s, match_id))
             live.saved_scores = len(live.engine.scoresheet())
             live.saved_roles = len(live.engine.role_table())
@@ -131,7 +128,7 @@ class LiveMatch:
     def load_if_any(cls, db: Database, match_id: str) -> LiveMatch | None:
         """load(), or None if there is no such match (a broken log still raises)."""
         with db.read() as s:
-            if s.get(m.Match, match_id) is None:
+            if store.find_match(s, match_id) is None:
                 return None
         return cls.load(db, match_id)
 

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from anyio import to_thread
 
@@ -53,6 +53,9 @@ from .history import History
 from .hub import Conn, Hub
 from .live import LiveMatch
 from .loop import MatchLoop
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .fanout import RedisFanout
 
 log = logging.getLogger("kozyr.rooms")
 T = TypeVar("T")
@@ -248,7 +251,7 @@ class RoomService:
         with self.db.write() as s:
             if limit > 0 and store.open_rooms(s, player.id) >= limit:
                 raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
-            host = s.get(m.Player, player.id)
+            host = store.player_row(s, player.id)
             room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
             room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
                                      else self.settings.turn_timeout) or None
@@ -381,7 +384,7 @@ class RoomService:
         def save() -> m.ChatMessage:
             with self.db.write() as s:
                 room = store.room_by_code(s, conn.room_code)
-                player = s.get(m.Player, conn.player_id)
+                player = store.player_row(s, conn.player_id)
                 return store.add_chat(s, room, player, conn.seat, text)
         row = await self.k.run(save)
         version, match = self.k.stamp(conn.room_code)
@@ -419,7 +422,7 @@ class Kozyr:
         self.settings = settings
         self.db = Database(settings.database_url)
         self.hub = Hub()
-        self.fanout = None  # RedisFanout when REDIS_URL is set
+        self.fanout: RedisFanout | None = None  # when REDIS_URL is set
         self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
         self.live = self.matches.live
         self.rooms = RoomService(self)

@@ -44,7 +44,8 @@ class ServerProc:
 
     def start(self) -> ServerProc:
         env = dict(os.environ, DATABASE_URL=self.database_url, KOZYR_ALLOW_FIXED_SEED="1",
-                   KOZYR_LOG_LEVEL="WARNING", KOZYR_MESSAGES_PER_SECOND="10000", **self.env)
+                   KOZYR_LOG_LEVEL="WARNING", KOZYR_MESSAGES_PER_SECOND="10000",
+                   KOZYR_ROOM_LOOKUP_BURST="1000000", **self.env)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
                                      cwd=ROOT, env=env, stdout=log, stderr=log)
