@@ -85,7 +85,9 @@ def use_link(s: Session, secret: str) -> tuple[m.Player, str]:
     token = new_token()
     s.add(PlayerToken(player_id=claimed, token_hash=token_hash(token), created_at=now))
     s.flush()
-    return s.get(m.Player, claimed), token
+    player = s.get(m.Player, claimed)
+    assert player is not None  # the link's foreign key
+    return player, token
 
 
 def link_state(s: Session, player_id: int) -> dict | None:

@@ -97,7 +97,7 @@ def finished_match(s: Session, match_id: str) -> tuple[m.Match, bool] | None:
 def lock_ratings(s: Session) -> None:
     """Rating updates take turns (two matches of one player may end together).  SQLite:
     the writer lock already does it; PostgreSQL: a transaction-scoped advisory lock."""
-    if s.bind.dialect.name == "postgresql":
+    if s.get_bind().dialect.name == "postgresql":
         s.execute(text("SELECT pg_advisory_xact_lock(160016)"))
 
 
