@@ -33,13 +33,16 @@ def _player(s, player_id: int) -> m.Player:
 
 @router.get("/{player_id}/page")
 async def page(player_id: int, kozyr: KozyrDep) -> dict:
-    """Who, ratings per family (``ordinal`` = mu - 3 sigma), and per family: played, won."""
+    """Who, ratings per family (``ordinal`` = mu - 3 sigma), per family: played, won, and
+    ``stats``: Тысяча contracts made / average contract / marriages, Кинг average per
+    contract, Король reigns as each title."""
     def read() -> dict:
         with kozyr.db.read() as s:
             p = _player(s, player_id)
             ratings = [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in sql.ratings_of(s, player_id)]
             return {"player": {"id": p.id, "name": p.name, "bot_key": p.bot_key},
-                    "ratings": ratings, "record": sql.record_by_family(s, player_id)}
+                    "ratings": ratings, "record": sql.record_by_family(s, player_id),
+                    "stats": sql.family_stats(s, player_id)}
     return await run_in_threadpool(read)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -52,6 +53,26 @@ class PairRecord(m.Base):
     matches: Mapped[int] = mapped_column(Integer)
     ahead: Mapped[int] = mapped_column(Integer)  # matches player_id placed above other_id
     behind: Mapped[int] = mapped_column(Integer)
+
+
+class SeatStat(m.Base):
+    """One seat of one finished deal (``kind`` "deal") or Король reign ("reign"), typed."""
+
+    __tablename__ = "seat_stats"
+    __table_args__ = (Index("ix_seat_stats_player", "player_id", "family", "kind"),)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)  # deal number / reign index
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    family: Mapped[str] = mapped_column(String(32))
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)  # the deal's score
+    declared: Mapped[bool] = mapped_column(Boolean, default=False)  # Тысяча: the declarer
+    contract: Mapped[int | None] = mapped_column(Integer, nullable=True)  # Тысяча: the declarer's contract
+    made: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # Тысяча: the contract made
+    marriages: Mapped[int] = mapped_column(Integer, default=0)  # Тысяча: marriages declared
+    game: Mapped[str | None] = mapped_column(String(32), nullable=True)  # Кинг: the deal's contract
+    title: Mapped[str | None] = mapped_column(String(16), nullable=True)  # Король: the reign's title
 
 
 class Rating(m.Base):
@@ -126,6 +147,48 @@ def count_pairs(s: Session, places: list[int], players: list[int]) -> None:
             row.matches += 1
             row.ahead += int(places[a] < places[b])
             row.behind += int(places[a] > places[b])
+
+
+def stored_rows(s: Session, match_id: str) -> tuple[list[dict], list[dict]]:
+    """The match's score rows and role rows as stored, in order."""
+    sheet = s.scalars(select(m.ScoreRow.row).where(m.ScoreRow.match_id == match_id).order_by(m.ScoreRow.deal))
+    roles = s.scalars(select(m.RoleRow.row).where(m.RoleRow.match_id == match_id).order_by(m.RoleRow.idx))
+    return list(sheet), list(roles)
+
+
+def save_seat_stats(s: Session, match_id: str, rows: list[dict]) -> None:
+    for row in rows:
+        s.add(SeatStat(match_id=match_id, **row))
+
+
+def family_stats(s: Session, player_id: int) -> dict:
+    """Тысяча: deals, contracts declared / made, average contract, marriages; Кинг: the
+    average score per contract; Король: reigns held as each title."""
+    st = SeatStat
+    mine = (st.player_id == player_id)
+    t = s.execute(select(func.count(), func.sum(case((st.declared, 1), else_=0)),
+                         func.sum(case((st.made.is_(True), 1), else_=0)),
+                         func.avg(case((st.declared, st.contract), else_=None)), func.sum(st.marriages))
+                  .where(mine, st.family == "thousand", st.kind == "deal")).one()
+    king = s.execute(select(st.game, func.count(), func.avg(st.score))
+                     .where(mine, st.family == "king", st.kind == "deal")
+                     .group_by(st.game).order_by(st.game)).all()
+    korol = s.execute(select(st.title, func.count())
+                      .where(mine, st.family == "korol", st.kind == "reign")
+                      .group_by(st.title).order_by(st.title)).all()
+    out: dict = {}
+    if t[0]:
+        declared, made = int(t[1] or 0), int(t[2] or 0)
+        out["thousand"] = {"deals": int(t[0]), "declared": declared, "made": made,
+                           "made_percent": round(100 * made / declared, 1) if declared else None,
+                           "average_contract": float(t[3]) if t[3] is not None else None,
+                           "marriages": int(t[4] or 0)}
+    if king:
+        out["king"] = {"per_contract": [{"contract": g, "deals": int(n), "average": float(a)}
+                                        for g, n, a in king]}
+    if korol:
+        out["korol"] = {"titles": {title: int(n) for title, n in korol}}
+    return out
 
 
 def current_ratings(s: Session, family: str, player_ids: list[int]) -> dict[int, Rating]:

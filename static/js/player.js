@@ -3,12 +3,13 @@
 // page the personal sign-in link for another device.  #/signin/SECRET spends a link.
 
 import { h, clear } from './dom.js';
-import { t, getLang, variantName } from './i18n.js';
+import { t, getLang, variantName, titleName } from './i18n.js';
 import { req, me, setMe } from './api.js';
 import { chartEl } from './chart.js';
 
 const WORDS = {
   en: {
+    stats: 'By game', contracts_made: 'Contracts made', avg_contract: 'Average contract', marriages: 'Marriages', deals: 'Deals', reigns: 'Reigns', per_contract: 'Average per contract', as_title: 'Reigns as each title',
     my_page: 'My page', player_page: 'Player', rating: 'Rating', ratings: 'Ratings',
     no_ratings: 'No rated matches yet. A room created as "rated" counts.', family: 'Game',
     matches: 'Matches', played: 'Played', won: 'Won', avg_place: 'Average place',
@@ -23,6 +24,7 @@ const WORDS = {
     to_lobby: 'To the lobby', you: 'you',
   },
   ru: {
+    stats: 'По играм', contracts_made: 'Сыгранные контракты', avg_contract: 'Средний контракт', marriages: 'Марьяжи', deals: 'Раздачи', reigns: 'Правления', per_contract: 'В среднем за игру', as_title: 'Правления в каждом титуле',
     my_page: 'Моя страница', player_page: 'Игрок', rating: 'Рейтинг', ratings: 'Рейтинги',
     no_ratings: 'Рейтинговых партий пока нет. Считаются комнаты, созданные как «рейтинговые».', family: 'Игра',
     matches: 'Партии', played: 'Сыграно', won: 'Побед', avg_place: 'Среднее место',
@@ -37,6 +39,7 @@ const WORDS = {
     to_lobby: 'В лобби', you: 'вы',
   },
   pl: {
+    stats: 'Według gier', contracts_made: 'Ugrane kontrakty', avg_contract: 'Średni kontrakt', marriages: 'Meldunki', deals: 'Rozdania', reigns: 'Panowania', per_contract: 'Średnio na grę', as_title: 'Panowania w każdym tytule',
     my_page: 'Moja strona', player_page: 'Gracz', rating: 'Ranking', ratings: 'Rankingi',
     no_ratings: 'Nie ma jeszcze partii rankingowych. Liczą się pokoje utworzone jako „rankingowe”.', family: 'Gra',
     matches: 'Partie', played: 'Rozegrane', won: 'Wygrane', avg_place: 'Średnie miejsce',
@@ -129,6 +132,30 @@ function recordPanel(page) {
   return panel;
 }
 
+function statsPanel(page) {
+  const st = page.stats || {};
+  const panel = h('section', { class: 'panel player-stats' }, h('h2', { text: pt('stats') }));
+  if (st.thousand) {
+    const x = st.thousand;
+    panel.append(h('h3', { text: familyName('thousand') }), h('dl', { class: 'stat-list', 'data-family': 'thousand' },
+      h('dt', { text: pt('contracts_made') }), h('dd', { text: `${x.made} / ${x.declared}${x.made_percent === null ? '' : ` (${x.made_percent}%)`}` }),
+      h('dt', { text: pt('avg_contract') }), h('dd', { text: x.average_contract === null ? '—' : fmt(x.average_contract, 0) }),
+      h('dt', { text: pt('marriages') }), h('dd', { text: String(x.marriages) }),
+      h('dt', { text: pt('deals') }), h('dd', { text: String(x.deals) })));
+  }
+  if (st.king) {
+    panel.append(h('h3', { text: `${familyName('king')}: ${pt('per_contract')}` }),
+      table('king-stats', [t('contract'), pt('deals'), pt('total')], st.king.per_contract.map((g) => h('tr', null,
+        h('td', { text: t('contracts.' + g.contract) }), h('td', { text: String(g.deals) }), h('td', { text: fmt(g.average) })))));
+  }
+  if (st.korol) {
+    panel.append(h('h3', { text: `${familyName('korol')}: ${pt('as_title')}` }),
+      table('korol-stats', ['', pt('reigns')], Object.entries(st.korol.titles)
+        .map(([title, n]) => h('tr', null, h('td', { text: titleName(title) }), h('td', { text: String(n) })))));
+  }
+  return Object.keys(st).length ? panel : null;
+}
+
 function h2hPanel(id, link) {
   const panel = h('section', { class: 'panel player-h2h' }, h('h2', { text: pt('h2h') }));
   req('GET', `/players/${id}/head-to-head?limit=50`).then((rows) => {
@@ -192,7 +219,7 @@ export async function renderPlayer(main, id, { link }) {
     h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: pt('you') }) : null),
     h('div', { class: 'player-grid' },
       h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link)),
-      h('div', { class: 'player-side' }, recordPanel(page), h2hPanel(page.player.id, link), signInPanel(mine))));
+      h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), signInPanel(mine))));
 }
 
 export async function renderSignIn(main, secret, { navigate }) {

@@ -104,6 +104,39 @@ def test_rated_four_player_match_moves_ratings_in_standings_order(rclient):
     assert match_id in csv_text.splitlines()[1]
 
 
+def test_family_stats_from_the_typed_seat_rows(rclient):
+    """Тысяча: contracts made %, average contract, marriages; Кинг: average per contract;
+    Король: reigns as each title — the page's aggregates equal the engine's own rows."""
+    from engine import find_variant
+    for variant, seats in (("thousand-1000", 3), ("king-3p", 3), ("korol-ru", 4)):
+        players, _, match_id = play_match(rclient, rated=False, variant=variant, seats=seats, seed=4)
+        stats = page_of(rclient, players[0])["stats"]
+        detail = rclient.get(f"/api/matches/{match_id}").json()
+        sheet, roles = detail["scoresheet"], detail["role_table"]
+        family = find_variant(variant).family
+        if family == "thousand":
+            mine = [r for r in sheet if r["declarer"] == 0]
+            made = [r for r in mine if r["scores"][0] > 0]
+            assert stats["thousand"]["deals"] == len(sheet)
+            assert (stats["thousand"]["declared"], stats["thousand"]["made"]) == (len(mine), len(made))
+            if mine:
+                assert stats["thousand"]["average_contract"] == pytest.approx(
+                    sum(r["contract"] for r in mine) / len(mine))
+            assert stats["thousand"]["marriages"] == sum(1 for r in sheet for mar in r["marriages"] if mar[0] == 0)
+        elif family == "king":
+            games = {}
+            for r in sheet:
+                games.setdefault(r["contract"], []).append(r["scores"][0])
+            assert {g["contract"]: (g["deals"], pytest.approx(g["average"])) for g in
+                    stats["king"]["per_contract"]} == {g: (len(v), pytest.approx(sum(v) / len(v)))
+                                                        for g, v in games.items()}
+        else:
+            titles = {}
+            for r in roles:
+                titles[r["titles"][0]] = titles.get(r["titles"][0], 0) + 1
+            assert stats["korol"]["titles"] == titles
+
+
 def test_unrated_match_moves_no_rating(rclient):
     players, result, _ = play_match(rclient, rated=False, seed=8)
     for p in players:

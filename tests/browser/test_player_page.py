@@ -78,6 +78,8 @@ def test_player_page_with_its_chart(server, new_page, friends, screenshots, lang
         assert page.locator("table.h2h tbody tr").count() == 3
         page.locator("table.finished tbody tr").nth(1).wait_for()
         assert page.locator("#new-sign-in-link").count() == 1
+        titles = page.locator("table.korol-stats tbody tr")
+        assert titles.count() >= 1  # reigns as each title (korol-ru)
         page.screenshot(path=str(screenshots / f"player-{lang}-{tag}.png"), full_page=True)
         assert not page.errors
     # someone else's page: no sign-in link
