@@ -105,6 +105,8 @@ class Ratings:
             sql.count_pairs(s, placed, players)
             sheet, roles = sql.stored_rows(s, row.id)
             sql.save_seat_stats(s, row.id, seat_stats(family, sheet, roles, players))
+            s.flush()
+            sql.add_family_totals(s, family, sql.match_totals(s, row.id, family, placed, players))
             if rated and len(set(players)) == len(players) >= 2:
                 old = sql.current_ratings(s, family, players)
                 default = MODEL.rating()

@@ -6,7 +6,8 @@
 Creates a fresh database ``kozyr_bench_<random>`` on the server of ``--url``
 (dropped at the end), migrates it, and seeds one player's ``--matches`` finished
 matches of four seats with 12 rotating friends (match, match_players, standings,
-pair_records and, for a rated half, rating_events rows), i.e. what the server
+pair_records, 8 seat_stats rows of the player's per match, his family_totals and,
+for a rated half, rating_events rows), i.e. what the server
 writes when those matches end.  Then it times each route of the page through
 the whole application (Starlette's TestClient: routing, validation, SQL, JSON),
 ``--requests`` times each, and prints p50 / p99 / max wall time in ms, the
@@ -58,8 +59,9 @@ def seed(db, matches: int, others: int) -> int:
     mu = {p: 25.0 for p in [me, *friends, *strangers]}
     pairs: dict[tuple[int, int], list[int]] = {}
     total = matches + others
+    counts: dict[str, dict] = {f: {} for f, _ in FAMILIES}
     for first in range(0, total, batch):
-        rows_m, rows_mp, rows_st, rows_ev = [], [], [], []
+        rows_m, rows_mp, rows_st, rows_ev, rows_ss = [], [], [], [], []
         for k in range(first, min(total, first + batch)):
             # the player's matches spread among the others'
             mine = (k * matches) // total != ((k + 1) * matches) // total  # exactly `matches` of them
@@ -83,6 +85,18 @@ def seed(db, matches: int, others: int) -> int:
                         c[0] += 1
                         c[1] += place[a] < place[b]
                         c[2] += place[a] > place[b]
+            if mine:  # the player's seat in each of 8 deals (or reigns) of the match
+                seat = seats.index(me)
+                for d in range(8):
+                    declared = family == "thousand" and rng.random() < 0.33
+                    rows_ss.append(dict(
+                        match_id=match_id, kind="reign" if family == "korol" else "deal", idx=d, seat=seat,
+                        player_id=me, family=family, score=float(rng.randint(-120, 120)), declared=declared,
+                        contract=rng.choice([100, 110, 120, 140]) if declared else None,
+                        made=rng.random() < 0.7 if declared else None, marriages=int(rng.random() < 0.2),
+                        game=rng.choice(["tricks", "hearts", "boys", "queens", "king", "last2", "plus"])
+                        if family == "king" else None,
+                        title=rng.choice(["king", "prince", "soldier", "peasant"]) if family == "korol" else None))
             for seat, pid in enumerate(seats):
                 rows_mp.append(dict(match_id=match_id, seat_no=seat, player_id=pid, name=f"P{pid}"))
                 rows_st.append(dict(match_id=match_id, seat=seat, player_id=pid, family=family,
@@ -100,9 +114,26 @@ def seed(db, matches: int, others: int) -> int:
             s.execute(insert(sql.Standing), rows_st)
             if rows_ev:
                 s.execute(insert(sql.RatingEvent), rows_ev)
+            if rows_ss:
+                s.execute(insert(sql.SeatStat), rows_ss)
+            s.flush()
+            by_match: dict[str, list[dict]] = {}
+            for r in rows_st:
+                by_match.setdefault(r["match_id"], []).append(r)
+            for match in rows_m:  # what the server adds to family_totals as each match ends
+                seats = by_match[match["id"]]
+                if me in [r["player_id"] for r in seats]:
+                    family = seats[0]["family"]
+                    for key, (n, t) in sql.match_totals(s, match["id"], family, [r["place"] for r in seats],
+                                                        [r["player_id"] for r in seats]).items():
+                        cell = counts[family].setdefault(key, [0, 0.0])
+                        cell[0] += n
+                        cell[1] += t
     with db.write() as s:
         for family, _ in FAMILIES:
             s.add(sql.Rating(player_id=me, family=family, mu=25.0, sigma=5.0, matches=matches // 6))
+        for family, c in counts.items():
+            sql.add_family_totals(s, family, c)
         s.execute(insert(sql.PairRecord), [dict(player_id=a, other_id=b, matches=c[0], ahead=c[1], behind=c[2])
                                            for (a, b), c in pairs.items()])
     return me
@@ -118,6 +149,7 @@ def vacuum(url: str) -> None:
 def explain(db, me: int) -> None:
     queries = {
         "record_by_family": lambda s: sql.record_by_family(s, me),
+        "totals_of (family_totals: record and stats)": lambda s: sql.totals_of(s, me),
         "rating_history": lambda s: sql.rating_history(s, me, "king", 200, None),
         "head_to_head": lambda s: sql.head_to_head(s, me, 50, 0),
         "match_list": lambda s: sql.match_list(s, me, 20, 0),

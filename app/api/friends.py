@@ -40,9 +40,10 @@ async def page(player_id: int, kozyr: KozyrDep) -> dict:
         with kozyr.db.read() as s:
             p = _player(s, player_id)
             ratings = [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in sql.ratings_of(s, player_id)]
+            totals = sql.totals_of(s, player_id)
             return {"player": {"id": p.id, "name": p.name, "bot_key": p.bot_key},
-                    "ratings": ratings, "record": sql.record_by_family(s, player_id),
-                    "stats": sql.family_stats(s, player_id)}
+                    "ratings": ratings, "record": sql.record_by_family(s, player_id, totals),
+                    "stats": sql.family_stats(s, player_id, totals)}
     return await run_in_threadpool(read)
 
 

@@ -75,6 +75,21 @@ class SeatStat(m.Base):
     title: Mapped[str | None] = mapped_column(String(16), nullable=True)  # Король: the reign's title
 
 
+class FamilyTotal(m.Base):
+    """A player's running counters per family, added to as each match ends (one SQL
+    aggregate over that match's typed rows): the player page reads a few rows, however
+    many matches he played.  ``key``: played / won (n; total: sum of places), deals,
+    declared (total: sum of contracts), made, marriages, game:<contract> (total: sum
+    of scores), title:<title>."""
+
+    __tablename__ = "family_totals"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    key: Mapped[str] = mapped_column(String(48), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer)
+    total: Mapped[float] = mapped_column(Float)
+
+
 class Rating(m.Base):
     __tablename__ = "ratings"
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
@@ -161,9 +176,10 @@ def save_seat_stats(s: Session, match_id: str, rows: list[dict]) -> None:
         s.add(SeatStat(match_id=match_id, **row))
 
 
-def family_stats(s: Session, player_id: int) -> dict:
+def family_stats_from_rows(s: Session, player_id: int) -> dict:
     """Тысяча: deals, contracts declared / made, average contract, marriages; Кинг: the
-    average score per contract; Король: reigns held as each title."""
+    average score per contract; Король: reigns held as each title — aggregated over all
+    the player's seat_stats rows (family_stats reads the same from family_totals)."""
     st = SeatStat
     mine = (st.player_id == player_id)
     t = s.execute(select(func.count(), func.sum(case((st.declared, 1), else_=0)),
@@ -188,6 +204,91 @@ def family_stats(s: Session, player_id: int) -> dict:
                                         for g, n, a in king]}
     if korol:
         out["korol"] = {"titles": {title: int(n) for title, n in korol}}
+    return out
+
+
+def match_totals(s: Session, match_id: str, family: str, places: list[int],
+                 players: list[int]) -> dict[tuple[int, str], list[float]]:
+    """One finished match's contribution to family_totals: {(player, key): [n, total]}."""
+    st = SeatStat
+    out: dict[tuple[int, str], list[float]] = {}
+
+    def add(pid: int, key: str, n: float, total: float = 0.0) -> None:
+        if n:
+            cell = out.setdefault((pid, key), [0, 0.0])
+            cell[0] += n
+            cell[1] += total
+    for seat, pid in enumerate(players):
+        add(pid, "played", 1, places[seat])
+        add(pid, "won", int(places[seat] == 1))
+    q = (select(st.player_id, st.kind, st.game, st.title, func.count(), func.coalesce(func.sum(st.score), 0),
+                func.sum(case((st.declared, 1), else_=0)), func.sum(case((st.made.is_(True), 1), else_=0)),
+                func.coalesce(func.sum(case((st.declared, st.contract), else_=None)), 0), func.sum(st.marriages))
+         .where(st.match_id == match_id).group_by(st.player_id, st.kind, st.game, st.title))
+    for pid, kind, game, title, n, score, declared, made, contracts, marriages in s.execute(q):
+        if kind == "reign":
+            add(pid, f"title:{title}", int(n))
+            continue
+        if family == "thousand":
+            add(pid, "deals", int(n))
+            add(pid, "declared", int(declared or 0), float(contracts or 0))
+            add(pid, "made", int(made or 0))
+            add(pid, "marriages", int(marriages or 0))
+        if game is not None:
+            add(pid, f"game:{game}", int(n), float(score or 0))
+    return out
+
+
+def add_family_totals(s: Session, family: str, counts: dict[tuple[int, str], list[float]]) -> None:
+    """Add counters (callers hold lock_ratings: the read-then-write does not race)."""
+    if not counts:
+        return
+    pids = sorted({pid for pid, _ in counts})
+    rows = {(r.player_id, r.key): r for r in s.scalars(
+        select(FamilyTotal).where(FamilyTotal.family == family, FamilyTotal.player_id.in_(pids)))}
+    for (pid, key), (n, total) in counts.items():
+        row = rows.get((pid, key))
+        if row is None:
+            s.add(FamilyTotal(player_id=pid, family=family, key=key, n=int(n), total=float(total)))
+        else:
+            row.n += int(n)
+            row.total += float(total)
+
+
+def totals_of(s: Session, player_id: int) -> dict[str, dict[str, tuple[int, float]]]:
+    out: dict[str, dict[str, tuple[int, float]]] = {}
+    for r in s.scalars(select(FamilyTotal).where(FamilyTotal.player_id == player_id)
+                       .order_by(FamilyTotal.family, FamilyTotal.key)):
+        out.setdefault(r.family, {})[r.key] = (r.n, r.total)
+    return out
+
+
+def record_by_family(s: Session, player_id: int, totals: dict | None = None) -> list[dict]:
+    """Per family: finished matches played, won (place 1), average place."""
+    totals = totals_of(s, player_id) if totals is None else totals
+    return [{"family": f, "played": c["played"][0], "won": c.get("won", (0, 0))[0],
+             "average_place": c["played"][1] / c["played"][0]}
+            for f, c in totals.items() if c.get("played", (0, 0))[0]]
+
+
+def family_stats(s: Session, player_id: int, totals: dict | None = None) -> dict:
+    """The page's per-family stats (as family_stats_from_rows), from family_totals."""
+    totals = totals_of(s, player_id) if totals is None else totals
+    out: dict = {}
+    t = totals.get("thousand", {})
+    if t.get("deals"):
+        declared, made = t.get("declared", (0, 0.0)), t.get("made", (0, 0.0))[0]
+        out["thousand"] = {"deals": t["deals"][0], "declared": declared[0], "made": made,
+                           "made_percent": round(100 * made / declared[0], 1) if declared[0] else None,
+                           "average_contract": declared[1] / declared[0] if declared[0] else None,
+                           "marriages": t.get("marriages", (0, 0.0))[0]}
+    games = [(k[5:], n, total) for k, (n, total) in totals.get("king", {}).items() if k.startswith("game:")]
+    if games:
+        out["king"] = {"per_contract": [{"contract": g, "deals": n, "average": total / n}
+                                        for g, n, total in sorted(games)]}
+    titles = {k[6:]: n for k, (n, _) in totals.get("korol", {}).items() if k.startswith("title:")}
+    if titles:
+        out["korol"] = {"titles": titles}
     return out
 
 
@@ -228,8 +329,9 @@ def rating_history(s: Session, player_id: int, family: str, limit: int, before_i
             for r in rows]
 
 
-def record_by_family(s: Session, player_id: int) -> list[dict]:
-    """Per family: finished matches played, won (place 1), average place."""
+def record_from_standings(s: Session, player_id: int) -> list[dict]:
+    """Per family: finished matches played, won (place 1), average place — aggregated
+    over all the player's standings (record_by_family reads it from family_totals)."""
     q = (select(Standing.family, func.count(), func.sum(case((Standing.place == 1, 1), else_=0)),
                 func.avg(Standing.place))
          .where(Standing.player_id == player_id).group_by(Standing.family).order_by(Standing.family))

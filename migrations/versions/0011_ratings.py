@@ -1,7 +1,8 @@
 """Ratings among friends: rooms.rated, standings (every finished match's places),
 ratings (per player and family), rating_events (each rated match's change),
 pair_records (head-to-head counts of every two players, kept as matches end),
-seat_stats (a typed row per seat of every finished deal / reign, for the page's stats).
+seat_stats (a typed row per seat of every finished deal / reign, for the page's stats),
+family_totals (a player's counters per family, added to as each match ends).
 
 Revision ID: 0011
 Revises: 0010
@@ -59,6 +60,14 @@ def upgrade() -> None:
     )
     op.create_index('ix_seat_stats_player', 'seat_stats', ['player_id', 'family', 'kind'])
     op.create_table(
+        'family_totals',
+        sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
+        sa.Column('family', sa.String(32), primary_key=True),
+        sa.Column('key', sa.String(48), primary_key=True),
+        sa.Column('n', sa.Integer(), nullable=False),
+        sa.Column('total', sa.Float(), nullable=False),
+    )
+    op.create_table(
         'ratings',
         sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
         sa.Column('family', sa.String(32), primary_key=True),
@@ -90,6 +99,7 @@ def downgrade() -> None:
     op.drop_table('rating_events')
     op.drop_table('ratings')
     op.drop_table('pair_records')
+    op.drop_table('family_totals')
     op.drop_index('ix_seat_stats_player', table_name='seat_stats')
     op.drop_table('seat_stats')
     op.drop_index('ix_standings_player_family', table_name='standings')

@@ -110,7 +110,11 @@ def test_family_stats_from_the_typed_seat_rows(rclient):
     from engine import find_variant
     for variant, seats in (("thousand-1000", 3), ("king-3p", 3), ("korol-ru", 4)):
         players, _, match_id = play_match(rclient, rated=False, variant=variant, seats=seats, seed=4)
-        stats = page_of(rclient, players[0])["stats"]
+        page = page_of(rclient, players[0])
+        stats = page["stats"]
+        with rclient.app.state.kozyr.db.read() as s:  # the kept counters = the aggregate over all rows
+            assert stats == sql.family_stats_from_rows(s, players[0]["id"])
+            assert page["record"] == sql.record_from_standings(s, players[0]["id"])
         detail = rclient.get(f"/api/matches/{match_id}").json()
         sheet, roles = detail["scoresheet"], detail["role_table"]
         family = find_variant(variant).family
