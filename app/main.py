@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for module in (players, auth, friends, variants, rooms, bots, matches, ws):
         app.include_router(module.router)
+    app.include_router(friends.others)
 
     @app.get("/healthz", response_model=Health, tags=["health"])
     async def healthz() -> JSONResponse:

@@ -379,3 +379,41 @@ def unrecorded_matches(s: Session, limit: int = 1000) -> list[str]:
          .where(~select(Standing.seat).where(Standing.match_id == m.Match.id).exists())
          .order_by(m.Match.finished_at).limit(limit))
     return list(s.scalars(q))
+
+
+# -- calls: "new room with the same people" ----------------------------------------------
+
+
+class Call(m.Base):
+    __tablename__ = "calls"
+    __table_args__ = (Index("ix_calls_to", "to_id", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+    dismissed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+def add_calls(s: Session, room_id: int, from_id: int, to_ids: list[int]) -> None:
+    for pid in to_ids:
+        s.add(Call(room_id=room_id, from_id=from_id, to_id=pid))
+
+
+def open_calls(s: Session, player_id: int, since: datetime) -> list[dict]:
+    """Calls to the player not dismissed, newest first, to rooms whose first match has not started."""
+    q = (select(Call.id, m.Room.code, m.Room.variant, m.Player.id, m.Player.name, Call.created_at)
+         .join(m.Room, m.Room.id == Call.room_id).join(m.Player, m.Player.id == Call.from_id)
+         .where(Call.to_id == player_id, Call.dismissed_at.is_(None), Call.created_at >= since,
+                m.Room.current_match_id.is_(None))
+         .order_by(Call.id.desc()).limit(20))
+    return [{"id": r[0], "room": r[1], "variant": r[2], "from": {"id": r[3], "name": r[4]},
+             "time": utc(r[5])} for r in s.execute(q)]
+
+
+def dismiss_call(s: Session, player_id: int, call_id: int) -> bool:
+    row = s.get(Call, call_id)
+    if row is None or row.to_id != player_id:
+        return False
+    row.dismissed_at = m.utcnow()
+    return True

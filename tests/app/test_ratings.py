@@ -155,3 +155,40 @@ def test_recording_twice_changes_nothing(rclient):
     assert rclient.app.state.kozyr.ratings.record(match_id) is False
     assert page_of(rclient, players[0]) == before
     assert rclient.get("/api/players/999999999/page").status_code == 404
+
+
+def test_new_room_with_the_same_people_calls_them(rclient):
+    players, _, match_id = play_match(rclient, rated=True, seed=12)
+    code = rclient.get(f"/api/matches/{match_id}").json()["room"]
+    caller = players[2]
+    r = rclient.post(f"/api/rooms/{code}/again", headers=auth(caller))
+    assert r.status_code == 201, r.text
+    new = r.json()["room"]
+    assert new["code"] != code and new["rated"] is True and new["host"]["id"] == caller["id"]
+    assert [s["player"] for s in new["seats"]] == [None, None, caller["id"], None]
+    assert sorted(r.json()["called"]) == sorted(p["id"] for p in players if p is not caller)
+    calls = rclient.get("/api/players/me/calls", headers=auth(players[0])).json()
+    assert [(c["room"], c["from"]["id"]) for c in calls] == [(new["code"], caller["id"])]
+    assert rclient.get("/api/players/me/calls", headers=auth(caller)).json() == []
+    # dismissed: gone; someone else's call: 404
+    assert rclient.delete(f"/api/players/me/calls/{calls[0]['id']}", headers=auth(caller)).status_code == 404
+    assert rclient.delete(f"/api/players/me/calls/{calls[0]['id']}", headers=auth(players[0])).status_code == 204
+    assert rclient.get("/api/players/me/calls", headers=auth(players[0])).json() == []
+    # a stranger cannot call the room's people
+    stranger = new_player(rclient)
+    r = rclient.post(f"/api/rooms/{code}/again", headers=auth(stranger))
+    assert r.status_code == 403 and r.json()["code"] == "not_in_match"
+
+
+def test_scoresheet_csv(rclient):
+    players, _, match_id = play_match(rclient, rated=False, seed=13)
+    detail = rclient.get(f"/api/matches/{match_id}").json()
+    r = rclient.get(f"/api/matches/{match_id}/scoresheet.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    lines = r.text.split("\n")
+    names = [s["name"] for s in detail["seats"]]
+    assert lines[0] == ",".join(["deal", "dealer", *[f"{n} score" for n in names], *[f"{n} total" for n in names]])
+    last = detail["scoresheet"][-1]
+    assert lines[len(detail["scoresheet"])].split(",")[-4:] == [str(t) for t in last["totals"]]
+    assert "round," in r.text  # Король: the role table follows
+    assert rclient.get("/api/matches/nope/scoresheet.csv").status_code == 404
