@@ -88,7 +88,7 @@ async def finished(player_id: int, kozyr: KozyrDep, limit: int = Query(50, ge=1,
     return await run_in_threadpool(read)
 
 
-CSV_FIELDS = ["finished_at", "match", "variant", "family", "seat", "place", "total"]
+CSV_FIELDS = ["finished_at", "match", "variant", "family", "seat", "place", "total", "room"]
 
 
 @router.get("/{player_id}/matches.csv", response_class=Response,

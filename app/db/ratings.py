@@ -364,13 +364,14 @@ def head_to_head_from_standings(s: Session, player_id: int) -> list[tuple[int, i
 
 
 def match_list(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
-    """The player's finished matches, newest first: variant, place, total, seat."""
+    """The player's finished matches, newest first: variant, place, total, seat, room code."""
     q = (select(Standing.match_id, Standing.variant, Standing.family, Standing.seat, Standing.place,
-                Standing.total, Standing.finished_at)
+                Standing.total, Standing.finished_at, m.Room.code)
+         .join(m.Match, m.Match.id == Standing.match_id).join(m.Room, m.Room.id == m.Match.room_id)
          .where(Standing.player_id == player_id)
          .order_by(Standing.finished_at.desc(), Standing.match_id).limit(limit).offset(offset))
     return [{"match": r[0], "variant": r[1], "family": r[2], "seat": r[3], "place": r[4],
-             "total": r[5], "finished_at": utc(r[6])} for r in s.execute(q)]
+             "total": r[5], "finished_at": utc(r[6]), "room": r[7]} for r in s.execute(q)]
 
 
 def unrecorded_matches(s: Session, limit: int = 1000) -> list[str]:

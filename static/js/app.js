@@ -8,7 +8,7 @@ import { renderHome, renderNameGate, roomLobbyEl } from './lobby.js';
 import { tableEl, sideScoresEl } from './table.js';
 import { renderHistory } from './history.js';
 import { ChatBox } from './chat.js';
-import { renderPlayer, renderSignIn, pt } from './player.js';
+import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -252,13 +252,14 @@ function render() {
   if (r.name === 'room') {
     page = new RoomPage(main, r.code);
   } else if (r.name === 'player') {
-    renderPlayer(main, r.id, { link });
+    renderPlayer(main, r.id, { link, navigate });
   } else if (r.name === 'signin') {
     renderSignIn(main, r.secret, { navigate });
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
   } else {
     renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name) });
+    callsBanner(main, { navigate });
   }
 }
 

@@ -9,6 +9,7 @@ import { chartEl } from './chart.js';
 
 const WORDS = {
   en: {
+    again: 'New room with the same people', called: '{name} calls you to a new room ({variant})', join_call: 'Join', dismiss: 'Dismiss',
     stats: 'By game', contracts_made: 'Contracts made', avg_contract: 'Average contract', marriages: 'Marriages', deals: 'Deals', reigns: 'Reigns', per_contract: 'Average per contract', as_title: 'Reigns as each title',
     my_page: 'My page', player_page: 'Player', rating: 'Rating', ratings: 'Ratings',
     no_ratings: 'No rated matches yet. A room created as "rated" counts.', family: 'Game',
@@ -24,6 +25,7 @@ const WORDS = {
     to_lobby: 'To the lobby', you: 'you',
   },
   ru: {
+    again: 'Новая комната с теми же игроками', called: '{name} зовёт вас в новую комнату ({variant})', join_call: 'Войти', dismiss: 'Скрыть',
     stats: 'По играм', contracts_made: 'Сыгранные контракты', avg_contract: 'Средний контракт', marriages: 'Марьяжи', deals: 'Раздачи', reigns: 'Правления', per_contract: 'В среднем за игру', as_title: 'Правления в каждом титуле',
     my_page: 'Моя страница', player_page: 'Игрок', rating: 'Рейтинг', ratings: 'Рейтинги',
     no_ratings: 'Рейтинговых партий пока нет. Считаются комнаты, созданные как «рейтинговые».', family: 'Игра',
@@ -39,6 +41,7 @@ const WORDS = {
     to_lobby: 'В лобби', you: 'вы',
   },
   pl: {
+    again: 'Nowy pokój z tymi samymi graczami', called: '{name} zaprasza cię do nowego pokoju ({variant})', join_call: 'Dołącz', dismiss: 'Ukryj',
     stats: 'Według gier', contracts_made: 'Ugrane kontrakty', avg_contract: 'Średni kontrakt', marriages: 'Meldunki', deals: 'Rozdania', reigns: 'Panowania', per_contract: 'Średnio na grę', as_title: 'Panowania w każdym tytule',
     my_page: 'Moja strona', player_page: 'Gracz', rating: 'Ranking', ratings: 'Rankingi',
     no_ratings: 'Nie ma jeszcze partii rankingowych. Liczą się pokoje utworzone jako „rankingowe”.', family: 'Gra',
@@ -169,14 +172,32 @@ function h2hPanel(id, link) {
   return panel;
 }
 
-function finishedPanel(id, link) {
+// Calls to new rooms with the same people, at the top of the home page.
+export async function callsBanner(main, { navigate }) {
+  if (!me()) return;
+  let calls;
+  try { calls = await req('GET', '/players/me/calls'); } catch { return; }
+  if (!calls.length) return;
+  const box = h('section', { class: 'panel calls' }, calls.map((c) => {
+    const row = h('div', { class: 'call', 'data-room': c.room });
+    const join = h('button', { class: 'btn primary small', type: 'button', text: pt('join_call') });
+    join.onclick = () => navigate(`/room/${encodeURIComponent(c.room)}`);
+    const dismiss = h('button', { class: 'btn small', type: 'button', text: pt('dismiss') });
+    dismiss.onclick = async () => { await req('DELETE', `/players/me/calls/${c.id}`).catch(() => {}); row.remove(); };
+    row.append(h('span', { text: pt('called', { name: c.from.name, variant: variantName(c.variant) }) }), join, dismiss);
+    return row;
+  }));
+  main.prepend(box);
+}
+
+function finishedPanel(id, link, mine, navigate) {
   const list = h('tbody');
   const more = h('button', { class: 'btn small', type: 'button', text: pt('more') });
   const panel = h('section', { class: 'panel player-finished' },
     h('div', { class: 'panel-head' }, h('h2', { text: pt('finished') }),
       h('a', { class: 'btn small', href: `/api/players/${id}/matches.csv`, download: '', text: pt('csv') })),
     h('table', { class: 'grid finished' },
-      h('thead', null, h('tr', null, [t('variant'), pt('place'), pt('total'), ''].map((x) => h('th', { text: x })))), list),
+      h('thead', null, h('tr', null, [t('variant'), pt('place'), pt('total'), '', ''].map((x) => h('th', { text: x })))), list),
     more);
   let offset = 0;
   const PAGE = 20;
@@ -188,7 +209,8 @@ function finishedPanel(id, link) {
       list.append(h('tr', { class: r.place === 1 ? 'won' : '' },
         h('td', { text: variantName(r.variant) }), h('td', { class: 'num', text: String(r.place) }),
         h('td', { class: 'num', text: String(r.total) }),
-        h('td', null, link(`#/match/${r.match}`, when(r.finished_at)))));
+        h('td', null, link(`#/match/${r.match}`, when(r.finished_at))),
+        h('td', null, mine ? againButton(r.room, navigate) : null)));
     }
     more.hidden = rows.length < PAGE;
     more.disabled = false;
@@ -198,7 +220,19 @@ function finishedPanel(id, link) {
   return panel;
 }
 
-export async function renderPlayer(main, id, { link }) {
+function againButton(room, navigate) {
+  const b = h('button', { class: 'btn tiny again', type: 'button', title: pt('again'), 'aria-label': pt('again'), text: '↻' });
+  b.onclick = async () => {
+    b.disabled = true;
+    try {
+      const out = await req('POST', `/rooms/${encodeURIComponent(room)}/again`);
+      navigate(`/room/${encodeURIComponent(out.room.code)}`);
+    } finally { b.disabled = false; }
+  };
+  return b;
+}
+
+export async function renderPlayer(main, id, { link, navigate }) {
   const who = me();
   const pid = id ?? (who && who.id);
   if (!pid) {
@@ -218,7 +252,7 @@ export async function renderPlayer(main, id, { link }) {
   clear(wrap).append(
     h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: pt('you') }) : null),
     h('div', { class: 'player-grid' },
-      h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link)),
+      h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link, mine, navigate)),
       h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), signInPanel(mine))));
 }
 

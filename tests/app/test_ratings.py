@@ -100,7 +100,7 @@ def test_rated_four_player_match_moves_ratings_in_standings_order(rclient):
         kept = sql.head_to_head_from_standings(s, players[0]["id"])
     assert kept == sorted((x["player"], x["matches"], x["ahead"], x["behind"]) for x in h2h)
     csv_text = rclient.get(f"/api/players/{players[0]['id']}/matches.csv").text
-    assert csv_text.splitlines()[0] == "finished_at,match,variant,family,seat,place,total"
+    assert csv_text.splitlines()[0] == "finished_at,match,variant,family,seat,place,total,room"
     assert match_id in csv_text.splitlines()[1]
 
 

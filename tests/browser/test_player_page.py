@@ -88,3 +88,21 @@ def test_player_page_with_its_chart(server, new_page, friends, screenshots, lang
     page.goto(f"{server}/#/player/{friends[0]['id']}")
     page.locator(".player-ratings").wait_for()
     assert page.locator("#new-sign-in-link").count() == 0
+
+
+def test_new_room_with_the_same_people_shows_on_their_home_page(server, new_page, friends):
+    host = new_page()
+    as_player(host, server, friends[1])
+    host.goto(f"{server}/#/player")
+    host.locator("table.finished button.again").first.click()
+    host.wait_for_url("**/room/**")
+    code = host.url.rstrip("/").rsplit("/", 1)[-1]
+    friend = new_page(lang="ru")
+    as_player(friend, server, friends[0])
+    friend.goto(server + "/")
+    call = friend.locator(f".calls .call[data-room='{code}']")
+    call.wait_for()
+    assert "Jerzy" in call.inner_text()
+    call.locator("button.primary").click()
+    friend.wait_for_url(f"**/room/{code}")
+    assert not host.errors and not friend.errors
