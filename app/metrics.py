@@ -8,8 +8,12 @@
     kozyr_errors_total{code}    error messages sent to clients, by code (counter)
     kozyr_slow_clients_total    sockets dropped for not reading (counter)
     kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up
-    kozyr_loop_lag_seconds      how late the event loop ran a timer (histogram): a stall of
-                                the loop delays every room of the process
+    kozyr_loop_lag_seconds{cause}  how late the event loop ran a 10 ms timer (histogram): a
+                                stall of the loop delays every room of the process.  cause:
+                                "loop" (the loop's own thread ran: our code, the collector),
+                                "threads" (other threads of the process ran: the writer, worker
+                                threads, holding the GIL), "machine" (the process hardly ran:
+                                the OS gave the CPU to other processes)
     kozyr_gc_pause_seconds{generation}  garbage-collector pauses (histogram)
 
 Stalls longer than ``Settings.stall_log_ms`` are also logged as warnings.
@@ -60,8 +64,8 @@ class Metrics:
         self.recovered = Counter("kozyr_matches_recovered",
                                  "Unfinished matches rebuilt from the log at start-up", registry=r)
 
-        self.loop_lag = Histogram("kozyr_loop_lag", "How late the event loop ran a 10 ms timer",
-                                  unit="seconds", buckets=BUCKETS, registry=r)
+        self.loop_lag = Histogram("kozyr_loop_lag", "How late the event loop ran a 10 ms timer, by cause",
+                                  ["cause"], unit="seconds", buckets=BUCKETS, registry=r)
         self.gc_pause = Histogram("kozyr_gc_pause", "Garbage-collector pauses", ["generation"],
                                   unit="seconds", buckets=BUCKETS, registry=r)
         self._gc_started = 0.0
@@ -88,12 +92,35 @@ class Metrics:
     async def _watch_loop(self, period: float = 0.01) -> None:
         clock = time.perf_counter
         while True:
-            start = clock()
+            start, own0, all0 = clock(), time.thread_time(), time.process_time()
             await asyncio.sleep(period)
-            lag = clock() - start - period
-            self.loop_lag.observe(max(lag, 0.0))
+            wall = clock() - start
+            lag = wall - period
+            own, every = time.thread_time() - own0, time.process_time() - all0
+            cause = stall_cause(wall, own, every - own)
+            self.loop_lag.labels(cause=cause).observe(max(lag, 0.0))
             if self.stall_log and lag > self.stall_log:
-                self._stalled("event loop stalled", lag)
+                self._stalled(f"event loop stalled ({cause}: the loop thread ran {own * 1000:.0f} ms, "
+                              f"other threads {(every - own) * 1000:.0f} ms)", lag)
+
+    def lag_by_cause(self) -> dict[str, dict[str, float]]:
+        """{cause: {"count", "over_50ms", "sum_s"}} of the loop-lag histogram so far."""
+        out: dict[str, dict[str, float]] = {}
+        for metric in self.loop_lag.collect():
+            for sample in metric.samples:
+                cause = sample.labels.get("cause")
+                if cause is None:
+                    continue
+                entry = out.setdefault(cause, {"count": 0.0, "over_50ms": 0.0, "sum_s": 0.0})
+                if sample.name.endswith("_count"):
+                    entry["count"] = sample.value
+                elif sample.name.endswith("_sum"):
+                    entry["sum_s"] = round(sample.value, 3)
+                elif sample.name.endswith("_bucket") and sample.labels.get("le") == "0.05":
+                    entry["over_50ms"] = -sample.value  # count minus this, below
+        for entry in out.values():
+            entry["over_50ms"] = entry["count"] + entry["over_50ms"]
+        return out
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
@@ -123,3 +150,14 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def stall_cause(wall: float, loop_cpu: float, threads_cpu: float) -> str:
+    """Why a timer of the event loop ran late, from the CPU time its wait took: the
+    loop's own thread (our code, the collector), the process's other threads (the
+    writer, worker threads: they hold the GIL), or neither (the OS ran others)."""
+    if loop_cpu >= 0.5 * wall:
+        return "loop"
+    if loop_cpu + threads_cpu >= 0.5 * wall:
+        return "threads"
+    return "machine"

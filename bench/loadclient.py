@@ -91,10 +91,9 @@ async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
 async def seat_client(t: Table, seat: int, w: Worker, http: httpx.AsyncClient | None) -> None:
     ready = False
     try:
-        async with connect(t.urls[seat], max_size=2**22, open_timeout=120) as ws:
+        url = t.urls[seat] + ("&accept=delta" if t.delta else "")
+        async with connect(url, max_size=2**22, open_timeout=120) as ws:
             last: tuple[int, dict] | None = None  # delta mode: this seat's view (version, view)
-            if t.delta:
-                await ws.send(json.dumps({"type": "resume", "accept": ["delta"]}))
             while True:  # a close by the server raises (a failure); the end of the run cancels us
                 raw = await ws.recv()
                 head = None if t.delta else VIEW_HEAD.match(raw)

@@ -87,6 +87,38 @@ def start_server(database_url: str, port: int, log_path: Path, redis_url: str | 
     sys.exit("server did not start")
 
 
+def loop_lag(ports: list[int]) -> dict[str, dict[str, float]]:
+    """The servers' loop-lag histogram (app/metrics.py) by cause: {cause: {count, >50ms,
+    >100ms}} summed over the servers (mode bare has none)."""
+    import re
+    out: dict[str, dict[str, float]] = {}
+    for port in ports:
+        try:
+            text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+        except httpx.HTTPError:
+            continue
+        for name, labels, value in re.findall(r'^kozyr_loop_lag_seconds_(bucket|count)\{([^}]*)\} (\S+)$',
+                                              text, re.M):
+            d = dict(re.findall(r'(\w+)="([^"]*)"', labels))
+            e = out.setdefault(d["cause"], {"count": 0.0, "le_50ms": 0.0, "le_100ms": 0.0})
+            if name == "count":
+                e["count"] += float(value)
+            elif d.get("le") in ("0.05", "0.1"):
+                e["le_50ms" if d["le"] == "0.05" else "le_100ms"] += float(value)
+    return out
+
+
+def lag_diff(before: dict, after: dict) -> dict[str, dict[str, int]]:
+    """Stalls over 50 / 100 ms, by cause, within the measuring window."""
+    out = {}
+    for cause, a in after.items():
+        b = before.get(cause, {"count": 0.0, "le_50ms": 0.0, "le_100ms": 0.0})
+        n = a["count"] - b["count"]
+        out[cause] = {"ticks": int(n), "over_50ms": int(n - (a["le_50ms"] - b["le_50ms"])),
+                      "over_100ms": int(n - (a["le_100ms"] - b["le_100ms"]))}
+    return out
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc), or NaN."""
     try:
@@ -219,6 +251,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         client_pids = [os.getpid()] + [c.proc.pid for c in clients]
         for c in clients:
             await c.tell("measure")
+        lag0 = {} if mode == "bare" else loop_lag(ports)
         t0 = time.perf_counter()
         cpu0 = [cpu_seconds(p.pid) for p in procs]
         me0 = [cpu_seconds(pid) for pid in client_pids]
@@ -226,6 +259,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         for c in clients:
             await c.tell("end")
         elapsed = time.perf_counter() - t0
+        lag = {} if mode == "bare" else lag_diff(lag0, loop_lag(ports))
         cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))
         me = [cpu_seconds(pid) - c for pid, c in zip(client_pids, me0, strict=True)]
         await asyncio.wait([c.reader for c in clients], timeout=60)
@@ -274,6 +308,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "seats_joined": ready, "join_wait_s": round(join_s, 1),
             "seats_joined_per_s": round(ready / join_s, 1) if join_s > 0 else None,
             "deltas": sum(r.get("deltas", 0) for r in results),
+            "loop_stalls": lag,
             "matches_finished": sum(r["matches"] for r in results),
             "client_failures": sum(len(r["failures"]) for r in results),
             "client_full_parse_share": round(sum(r["full_parses"] for r in results) / views, 2) if views else None,

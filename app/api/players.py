@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import BadName
 from ..rooms.text import clean_name
 from .deps import KozyrDep, PlayerDep
-from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerWithToken
+from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerStats, PlayerWithToken
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -55,3 +55,10 @@ async def my_matches(player: PlayerDep, kozyr: KozyrDep,
     return await run_in_threadpool(partial(
         kozyr.history.matches, player_id=player.id, with_player=with_player, variant=variant,
         since=since, until=until, status=status, limit=limit, offset=offset))
+
+
+@router.get("/{player_id}/stats", response_model=PlayerStats)
+async def stats(kozyr: KozyrDep, player_id: int = Path(ge=1, le=2**62)) -> dict:
+    """What the player's finished deals say: deals, contracts declared and made, bids,
+    marriages, Король titles (the typed score / role rows)."""
+    return await run_in_threadpool(kozyr.history.stats, player_id)

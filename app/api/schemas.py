@@ -141,3 +141,16 @@ class Health(BaseModel):
     ok: bool
     database: str
     variants: list[str]
+
+
+class PlayerStats(BaseModel):
+    player: int
+    matches: int = Field(description="matches the player sat in")
+    finished_matches: int
+    deals: int = Field(description="finished deals the player sat in")
+    declared: int = Field(description="deals the player played as declarer (Тысяча)")
+    made: int = Field(description="of them, contracts made")
+    mean_bid: float | None
+    best_bid: int | None
+    marriages: int
+    titles: dict[str, int] = Field(description="Король / Król: rounds ended with each title")

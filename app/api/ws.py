@@ -74,7 +74,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
 
     token = ws.query_params.get("token")
     last_version: str | int | None = ws.query_params.get("last_version")
-    accept: list[str] = []
+    accept = (ws.query_params.get("accept") or "").split(",")[:8]  # ?accept=delta, as in hello
     if not token:
         try:
             text = await asyncio.wait_for(_receive_text(ws), kozyr.settings.hello_timeout)
@@ -92,7 +92,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             return await _refuse(ws, p.BAD_TOKEN, "the first message must be hello with your token", 4401)
         token = hello.token
         last_version = hello.last_version
-        accept = hello.accept or []
+        accept = hello.accept or accept
 
     player = await kozyr.player_by_token(token)
     if player is None:

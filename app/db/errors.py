@@ -50,6 +50,10 @@ class UnknownMatch(Missing):
     code = "unknown_match"
 
 
+class UnknownPlayer(Missing):
+    code = "unknown_player"
+
+
 class UnknownSeat(Missing):
     code = "not_found"
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import false
 from sqlalchemy.types import Boolean, Float
@@ -107,12 +118,21 @@ class Action(Base):
 
 
 class ScoreRow(Base):
+    """A scoresheet row as the engine gives it (``row``), plus typed columns (rows.py)."""
+
     __tablename__ = "score_rows"
     __table_args__ = (UniqueConstraint("match_id", "deal", name="uq_score_rows_match_deal"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
     deal: Mapped[int] = mapped_column(Integer)
     row: Mapped[dict] = mapped_column(JSON)
+    dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    declarer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    contract: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    bid: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    made: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    trump: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class RoleRow(Base):
@@ -134,3 +154,26 @@ class ChatMessage(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatResult(Base):
+    """One seat's line of a finished deal (kind "deal") or Король round (kind "round"):
+    typed columns the players' statistics read (app/db/rows.py); the player is the
+    match's ``match_players`` row of that seat."""
+
+    __tablename__ = "seat_results"
+    __table_args__ = (UniqueConstraint("match_id", "kind", "idx", "seat", name="uq_seat_results"),
+                      Index("ix_seat_results_match_seat", "match_id", "seat"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    kind: Mapped[str] = mapped_column(String(8))  # deal | round
+    idx: Mapped[int] = mapped_column(Integer)  # the deal number, or the role-table index
+    seat: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    total: Mapped[float | None] = mapped_column(Float, nullable=True)
+    declarer: Mapped[bool] = mapped_column(Boolean, default=False)
+    made: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    bid: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    marriages: Mapped[int] = mapped_column(Integer, default=0)
+    tricks: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    title: Mapped[str | None] = mapped_column(String(32), nullable=True)

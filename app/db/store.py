@@ -10,12 +10,13 @@ import hashlib
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import func, insert, or_, select, text, update
+from sqlalchemy import Integer, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import models as m
+from . import rows
 from .errors import MatchRunning, NoBot, SeatTaken, UnknownMatch, UnknownRoom, UnknownSeat
 
 
@@ -66,6 +67,10 @@ def rename_player(s: Session, player_id: int, name: str) -> m.Player:
 
 def ping(s: Session) -> None:
     s.execute(text("SELECT 1"))
+
+
+def find_player(s: Session, player_id: int) -> m.Player | None:
+    return s.get(m.Player, player_id)
 
 
 def player_row(s: Session, player_id: int) -> m.Player:
@@ -390,13 +395,40 @@ _BUMP_SQLITE, _BUMP_PG = _BUMP.format(p="?"), _BUMP.format(p="%s")
 _LOG_SQLITE, _LOG_PG = _LOG.format(p="?"), _LOG.format(p="%s")
 
 
-def record_rows(c: Connection, match_id: str, score_rows: list[tuple[int, dict]],
+def record_rows(c: Connection, match_id: str, seats: int, score_rows: list[tuple[int, dict]],
                 role_rows: list[tuple[int, dict]]) -> None:
+    """The rows a finished deal (or Король round) added: whole, and as typed columns."""
+    lines = []
     for deal, row in score_rows:
-        c.execute(insert(m.ScoreRow).values(match_id=match_id, deal=deal, row=row))
+        c.execute(insert(m.ScoreRow).values(match_id=match_id, deal=deal, row=row, **rows.deal_columns(row)))
+        lines += rows.seat_rows("deal", deal, row, seats)
     for idx, row in role_rows:
         c.execute(insert(m.RoleRow).values(match_id=match_id, idx=idx,
-                                                     round=int(row.get("round", idx)), row=row))
+                                           round=int(row.get("round", idx)), row=row))
+        lines += rows.seat_rows("round", idx, row, seats)
+    if lines:
+        c.execute(insert(m.SeatResult), [{"match_id": match_id, **x} for x in lines])
+
+
+def player_stats(s: Session, player_id: int) -> dict:
+    """What a player's finished deals say (seat_results of the matches he sat in)."""
+    r = m.SeatResult
+    mp = m.MatchPlayer
+    on = (r.match_id == mp.match_id) & (r.seat == mp.seat_no) & (mp.player_id == player_id)
+    deals = s.execute(select(
+        func.count(), func.sum(func.cast(r.declarer, Integer)),
+        func.sum(func.cast(r.made.is_(True), Integer)), func.avg(r.bid), func.max(r.bid),
+        func.sum(r.marriages)).join(mp, on).where(r.kind == "deal")).one()
+    titles = dict(s.execute(select(r.title, func.count()).join(mp, on)
+                            .where(r.kind == "round", r.title.is_not(None)).group_by(r.title)).all())
+    played = s.scalar(select(func.count()).select_from(mp).where(mp.player_id == player_id)) or 0
+    finished = s.scalar(select(func.count()).select_from(mp).join(m.Match, m.Match.id == mp.match_id)
+                        .where(mp.player_id == player_id, m.Match.status == "finished")) or 0
+    return {"player": player_id, "matches": played, "finished_matches": finished,
+            "deals": deals[0] or 0, "declared": deals[1] or 0, "made": deals[2] or 0,
+            "mean_bid": round(float(deals[3]), 1) if deals[3] is not None else None,
+            "best_bid": deals[4], "marriages": deals[5] or 0,
+            "titles": {str(k): v for k, v in titles.items()}}
 
 
 def finish_match(c: Connection, match_id: str, result: dict, when: datetime) -> None:

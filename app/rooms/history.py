@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..db import models as m
 from ..db import store
+from ..db.errors import UnknownPlayer
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
@@ -77,6 +78,12 @@ class History:
         with self.db.write() as s:
             row = store.rename_player(s, player_id, name)
             return {"id": row.id, "name": row.name}
+
+    def stats(self, player_id: int) -> dict:
+        with self.db.read() as s:
+            if store.find_player(s, player_id) is None:
+                raise UnknownPlayer(f"no player {player_id}")
+            return store.player_stats(s, player_id)
 
     def player_by_token(self, token: str) -> m.Player | None:
         with self.db.read() as s:

@@ -206,7 +206,7 @@ class LiveMatch:
     def write_rows(self, c: Connection, pending: Pending) -> None:
         """The score and role rows, and the end of the match, if the action made them."""
         if pending.scores or pending.roles:
-            store.record_rows(c, self.id, pending.scores, pending.roles)
+            store.record_rows(c, self.id, self.seat_count, pending.scores, pending.roles)
         if pending.over:
             store.finish_match(c, self.id, pending.result or {}, datetime.now(UTC))
 

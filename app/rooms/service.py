@@ -222,11 +222,13 @@ class RoomService:
                 self.announce(live.room_code)
 
     def forget_if_idle(self, code: str) -> None:
-        """Nobody is left in the room: drop a finished match from memory."""
+        """Nobody is left in the room: drop a finished match and the room's state from
+        memory (read again when somebody comes back)."""
         if self.hub.conns(code):
             return
-        match_id = (self.snapshots.get(code) or {}).get("match", {}) or {}
-        live = self.k.live.get(match_id.get("id", "")) if match_id else None
+        snap = self.snapshots.pop(code, None)
+        match = snap["match"] if snap else None
+        live = self.k.live.get(match["id"]) if match else None
         if live is not None and live.finished and not live.lock.locked():
             self.k.matches.forget(live)
 

@@ -169,6 +169,8 @@ def test_host_alone_with_bots_plays_a_whole_match(bclient, variant, seats, level
     bot_seats = {a.seat for a in actions if a.client_id is None}
     assert bot_seats == set(range(1, seats))  # every bot acted, and only bots act without a client id
     assert all(a.client_id for a in actions if a.seat == 0)
+    # The score / role rows, as typed columns the statistics read.
+    _check_typed_rows(bclient, kozyr, row.id, match, host)
     # History and export work as for any match.
     assert bclient.get(f"/api/matches/{row.id}").status_code == 200
     export = bclient.get(f"/api/matches/{row.id}/export.json")
@@ -347,6 +349,31 @@ def test_bots_play_on_after_a_restart(database_url):
     assert row.status == "finished"
     assert {a.seat for a in actions if a.client_id is None} == {1, 2, 3}
     app2.state.kozyr.db.dispose()
+
+
+def _check_typed_rows(client, kozyr, match_id: str, match, host: dict) -> None:
+    from sqlalchemy import select
+    with kozyr.db.read() as s:
+        deals = s.scalars(select(m.ScoreRow).where(m.ScoreRow.match_id == match_id)
+                          .order_by(m.ScoreRow.deal)).all()
+        lines = s.scalars(select(m.SeatResult).where(m.SeatResult.match_id == match_id)).all()
+    sheet = match.scoresheet()
+    assert [d.row for d in deals] == sheet
+    for d, want in zip(deals, sheet, strict=True):
+        assert d.dealer == want.get("dealer") and d.declarer == want.get("declarer")
+        assert d.bid == want.get("bid")
+        if d.declarer is not None:
+            assert d.made == (want["scores"][d.declarer] > 0)
+    mine = [x for x in lines if x.kind == "deal" and x.seat == 0]
+    assert [x.score for x in mine] == [float(r["scores"][0]) for r in sheet]
+    stats = client.get(f"/api/players/{host['id']}/stats").json()
+    assert stats["deals"] == len(sheet) and stats["finished_matches"] >= 1
+    assert stats["declared"] == sum(1 for r in sheet if r.get("declarer") == 0)
+    assert stats["made"] == sum(1 for r in sheet if r.get("declarer") == 0 and r["scores"][0] > 0)
+    assert stats["marriages"] == sum(1 for r in sheet for mm in r.get("marriages") or () if mm[0] == 0)
+    roles = match.role_table()
+    assert sum(stats["titles"].values()) == len(roles)
+    assert client.get("/api/players/999999999/stats").status_code == 404
 
 
 def _actions(kozyr, match_id: str) -> list:

@@ -15,7 +15,7 @@ from app.db.migrate import alembic_config, upgrade
 from .conftest import PG_URL, _pg_admin
 
 TABLES = {"players", "rooms", "seats", "matches", "match_players", "actions", "score_rows",
-          "role_rows", "chat_messages"}
+          "role_rows", "chat_messages", "seat_results"}
 
 
 def test_postgres_urls_use_psycopg3():
@@ -85,4 +85,40 @@ def test_0003_turns_the_one_bot_row_per_level_into_slot_1(tmp_path):
     with engine.connect() as conn:
         rows = conn.execute(text("SELECT token_hash, name, bot_level, bot_slot FROM players")).all()
     assert [tuple(r) for r in rows] == [("bot:basic-1", "Sam", "basic", 1)]
+    engine.dispose()
+
+
+def test_0004_fills_the_typed_columns_from_the_stored_rows(tmp_path):
+    import json
+
+    from sqlalchemy import text
+    engine = create_engine(f"sqlite:///{tmp_path / 't.db'}")
+    cfg = alembic_config()
+    row = {"deal": 1, "dealer": 1, "declarer": 0, "bid": 120, "contract": 120, "scores": [120, 10, -5],
+           "totals": [120, 10, -5], "marriages": [[0, "S"], [0, "H"]], "trump": "H"}
+    role = {"round": 0, "titles": ["king", "prince", "soldier"], "tricks": [9, 8, 7]}
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+        conn.execute(text("INSERT INTO players (id, token_hash, name, created_at) VALUES (1, 'h', 'H', '2026-01-01')"))
+        conn.execute(text("INSERT INTO rooms (id, code, variant, options, seat_count, host_id, created_at) "
+                          "VALUES (1, 'R', 'thousand-1000', '{}', 3, 1, '2026-01-01')"))
+        conn.execute(text("INSERT INTO matches (id, room_id, number, variant, options, seat_count, seed, "
+                          "status, version, created_at) VALUES ('M', 1, 1, 'thousand-1000', '{}', 3, 1, "
+                          "'finished', 9, '2026-01-01')"))
+        conn.execute(text("INSERT INTO score_rows (match_id, deal, row) VALUES ('M', 1, :row)"),
+                     {"row": json.dumps(row)})
+        conn.execute(text("INSERT INTO role_rows (match_id, idx, round, row) VALUES ('M', 0, 0, :row)"),
+                     {"row": json.dumps(role)})
+    upgrade(engine)
+    with engine.connect() as conn:
+        deal = conn.execute(text("SELECT dealer, declarer, contract, bid, made, trump FROM score_rows")).one()
+        lines = conn.execute(text("SELECT kind, seat, score, declarer, made, bid, marriages, title "
+                                  "FROM seat_results ORDER BY kind, seat")).all()
+    assert tuple(deal) == (1, 0, "120", 120, 1, "H")
+    assert [tuple(x) for x in lines] == [
+        ("deal", 0, 120.0, 1, 1, 120, 2, None), ("deal", 1, 10.0, 0, None, None, 0, None),
+        ("deal", 2, -5.0, 0, None, None, 0, None),
+        ("round", 0, None, 0, None, None, 0, "king"), ("round", 1, None, 0, None, None, 0, "prince"),
+        ("round", 2, None, 0, None, None, 0, "soldier")]
     engine.dispose()

@@ -96,6 +96,20 @@ def test_deltas_rebuild_every_view_and_only_clients_that_ask_get_them(client):
         assert msg["version"] == len(ref.actions) and msg["view"] == ref.view(0)
 
 
+def test_accept_delta_in_the_url(client):
+    room, players = make_room(client, VARIANT, SEATS, short_options(VARIANT), seed=8)
+    with ExitStack() as stack:
+        conns = [Client(stack.enter_context(client.websocket_connect(
+            f"/api/rooms/{room['code']}/ws?token={p['token']}&accept=delta")), n) for n, p in enumerate(players)]
+        for c in conns:
+            c.recv_until(lambda m: m["type"] == "view")
+        seat = conns[0].last_view["view"]["to_act"][0]
+        conns[seat].act(conns[seat].last_view["view"]["legal"][0], "u1", version=0)
+        for c in conns:
+            msg, got = c.recv_until(lambda m: m["type"] in ("delta", "view") and m["version"] == 1)
+            assert msg["type"] == "delta" and msg["base"] == 0
+
+
 def test_a_delta_sets_only_the_keys_that_changed(client):
     room, players = make_room(client, VARIANT, SEATS, short_options(VARIANT), seed=5)
     with ExitStack() as stack:
