@@ -45,34 +45,6 @@ def rate(before: list[tuple[float, float]], placed: list[int]) -> list[tuple[flo
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
-def seat_stats(family: str, sheet: list[dict], roles: list[dict], players: list[int]) -> list[dict]:
-    """Typed rows (store: ``seat_stats``) of a finished match's scoresheet and role table,
-    one per seat of each deal (and of each Король reign)."""
-    out = []
-    for n, row in enumerate(sheet, start=1):
-        scores = row.get("scores") or []
-        declarer = row.get("declarer")
-        married = [mar[0] for mar in row.get("marriages") or [] if isinstance(mar, list) and mar]
-        for seat, pid in enumerate(players):
-            score = scores[seat] if seat < len(scores) and isinstance(scores[seat], (int, float)) else None
-            declared = family == "thousand" and declarer == seat
-            out.append({"kind": "deal", "idx": int(row.get("deal", n)), "seat": seat, "player_id": pid,
-                        "family": family, "score": score, "declared": declared,
-                        "contract": row.get("contract") if declared else None,
-                        "made": (score is not None and score > 0) if declared else None,
-                        "marriages": married.count(seat),
-                        "game": str(row["contract"]) if family == "king" and row.get("contract") else None,
-                        "title": None})
-    for i, row in enumerate(roles):
-        titles = row.get("titles") or []
-        for seat, pid in enumerate(players):
-            if seat < len(titles) and titles[seat]:
-                out.append({"kind": "reign", "idx": i, "seat": seat, "player_id": pid, "family": family,
-                            "score": None, "declared": False, "contract": None, "made": None,
-                            "marriages": 0, "game": None, "title": str(titles[seat])})
-    return out
-
-
 class Ratings:
     def __init__(self, kozyr: Kozyr) -> None:
         self.k = kozyr
@@ -103,9 +75,6 @@ class Ratings:
             totals = [float(t) for t in result.get("totals") or [0] * row.seat_count]
             sql.save_standings(s, row, family, placed, totals, players)
             sql.count_pairs(s, placed, players)
-            sheet, roles = sql.stored_rows(s, row.id)
-            sql.save_seat_stats(s, row.id, seat_stats(family, sheet, roles, players))
-            s.flush()
             sql.add_family_totals(s, family, sql.match_totals(s, row.id, family, placed, players))
             if rated and len(set(players)) == len(players) >= 2:
                 old = sql.current_ratings(s, family, players)

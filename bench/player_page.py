@@ -6,7 +6,7 @@
 Creates a fresh database ``kozyr_bench_<random>`` on the server of ``--url``
 (dropped at the end), migrates it, and seeds one player's ``--matches`` finished
 matches of four seats with 12 rotating friends (match, match_players, standings,
-pair_records, 8 seat_stats rows of the player's per match, his family_totals and,
+pair_records, 8 seat_results (and score_rows) of the player's per match, his family_totals and,
 for a rated half, rating_events rows), i.e. what the server
 writes when those matches end.  Then it times each route of the page through
 the whole application (Starlette's TestClient: routing, validation, SQL, JSON),
@@ -61,7 +61,7 @@ def seed(db, matches: int, others: int) -> int:
     total = matches + others
     counts: dict[str, dict] = {f: {} for f, _ in FAMILIES}
     for first in range(0, total, batch):
-        rows_m, rows_mp, rows_st, rows_ev, rows_ss = [], [], [], [], []
+        rows_m, rows_mp, rows_st, rows_ev, rows_ss, rows_sc = [], [], [], [], [], []
         for k in range(first, min(total, first + batch)):
             # the player's matches spread among the others'
             mine = (k * matches) // total != ((k + 1) * matches) // total  # exactly `matches` of them
@@ -85,18 +85,21 @@ def seed(db, matches: int, others: int) -> int:
                         c[0] += 1
                         c[1] += place[a] < place[b]
                         c[2] += place[a] > place[b]
-            if mine:  # the player's seat in each of 8 deals (or reigns) of the match
+            if mine:  # the player's seat in each of 8 deals (or rounds) of the match
                 seat = seats.index(me)
                 for d in range(8):
-                    declared = family == "thousand" and rng.random() < 0.33
+                    declarer = family == "thousand" and rng.random() < 0.33
                     rows_ss.append(dict(
-                        match_id=match_id, kind="reign" if family == "korol" else "deal", idx=d, seat=seat,
-                        player_id=me, family=family, score=float(rng.randint(-120, 120)), declared=declared,
-                        contract=rng.choice([100, 110, 120, 140]) if declared else None,
-                        made=rng.random() < 0.7 if declared else None, marriages=int(rng.random() < 0.2),
-                        game=rng.choice(["tricks", "hearts", "boys", "queens", "king", "last2", "plus"])
-                        if family == "king" else None,
+                        match_id=match_id, kind="round" if family == "korol" else "deal", idx=d + 1, seat=seat,
+                        score=float(rng.randint(-120, 120)), total=0.0, declarer=declarer,
+                        bid=rng.choice([100, 110, 120, 140]) if declarer else None,
+                        made=rng.random() < 0.7 if declarer else None, marriages=int(rng.random() < 0.2),
+                        tricks=None,
                         title=rng.choice(["king", "prince", "soldier", "peasant"]) if family == "korol" else None))
+                    if family != "korol":
+                        rows_sc.append(dict(match_id=match_id, deal=d + 1, row={}, contract=rng.choice(
+                            ["tricks", "hearts", "boys", "queens", "king", "last2", "plus"])
+                            if family == "king" else str(rng.choice([100, 120]))))
             for seat, pid in enumerate(seats):
                 rows_mp.append(dict(match_id=match_id, seat_no=seat, player_id=pid, name=f"P{pid}"))
                 rows_st.append(dict(match_id=match_id, seat=seat, player_id=pid, family=family,
@@ -115,7 +118,9 @@ def seed(db, matches: int, others: int) -> int:
             if rows_ev:
                 s.execute(insert(sql.RatingEvent), rows_ev)
             if rows_ss:
-                s.execute(insert(sql.SeatStat), rows_ss)
+                s.execute(insert(m.SeatResult), rows_ss)
+            if rows_sc:
+                s.execute(insert(m.ScoreRow), rows_sc)
             s.flush()
             by_match: dict[str, list[dict]] = {}
             for r in rows_st:

@@ -18,7 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import false
-from sqlalchemy.types import Boolean, Float
+from sqlalchemy.types import Float
 
 
 def utcnow() -> datetime:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
-    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -55,31 +54,11 @@ class PairRecord(m.Base):
     behind: Mapped[int] = mapped_column(Integer)
 
 
-class SeatStat(m.Base):
-    """One seat of one finished deal (``kind`` "deal") or Король reign ("reign"), typed."""
-
-    __tablename__ = "seat_stats"
-    __table_args__ = (Index("ix_seat_stats_player", "player_id", "family", "kind"),)
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
-    idx: Mapped[int] = mapped_column(Integer, primary_key=True)  # deal number / reign index
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    family: Mapped[str] = mapped_column(String(32))
-    score: Mapped[float | None] = mapped_column(Float, nullable=True)  # the deal's score
-    declared: Mapped[bool] = mapped_column(Boolean, default=False)  # Тысяча: the declarer
-    contract: Mapped[int | None] = mapped_column(Integer, nullable=True)  # Тысяча: the declarer's contract
-    made: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # Тысяча: the contract made
-    marriages: Mapped[int] = mapped_column(Integer, default=0)  # Тысяча: marriages declared
-    game: Mapped[str | None] = mapped_column(String(32), nullable=True)  # Кинг: the deal's contract
-    title: Mapped[str | None] = mapped_column(String(16), nullable=True)  # Король: the reign's title
-
-
 class FamilyTotal(m.Base):
     """A player's running counters per family, added to as each match ends (one SQL
     aggregate over that match's typed rows): the player page reads a few rows, however
     many matches he played.  ``key``: played / won (n; total: sum of places), deals,
-    declared (total: sum of contracts), made, marriages, game:<contract> (total: sum
+    declared (total: sum of winning bids), made, marriages, game:<contract> (total: sum
     of scores), title:<title>."""
 
     __tablename__ = "family_totals"
@@ -164,79 +143,63 @@ def count_pairs(s: Session, places: list[int], players: list[int]) -> None:
             row.behind += int(places[a] > places[b])
 
 
-def stored_rows(s: Session, match_id: str) -> tuple[list[dict], list[dict]]:
-    """The match's score rows and role rows as stored, in order."""
-    sheet = s.scalars(select(m.ScoreRow.row).where(m.ScoreRow.match_id == match_id).order_by(m.ScoreRow.deal))
-    roles = s.scalars(select(m.RoleRow.row).where(m.RoleRow.match_id == match_id).order_by(m.RoleRow.idx))
-    return list(sheet), list(roles)
+def _seat_lines(where):
+    """seat_results (h-server's typed rows, migration 0004) joined to the seat's player
+    and, for a deal, its score row's contract; grouped per player and kind."""
+    sr, mp, sc = m.SeatResult, m.MatchPlayer, m.ScoreRow
+    return (select(mp.player_id, sr.kind, sc.contract, sr.title, func.count(),
+                   func.coalesce(func.sum(sr.score), 0), func.sum(case((sr.declarer, 1), else_=0)),
+                   func.sum(case((sr.made.is_(True), 1), else_=0)),
+                   func.coalesce(func.sum(case((sr.declarer, sr.bid), else_=None)), 0),
+                   func.sum(sr.marriages))
+            .select_from(sr)
+            .join(mp, and_(mp.match_id == sr.match_id, mp.seat_no == sr.seat))
+            .outerjoin(sc, and_(sc.match_id == sr.match_id, sc.deal == sr.idx, sr.kind == "deal"))
+            .where(where).group_by(mp.player_id, sr.kind, sc.contract, sr.title))
 
 
-def save_seat_stats(s: Session, match_id: str, rows: list[dict]) -> None:
-    for row in rows:
-        s.add(SeatStat(match_id=match_id, **row))
-
-
-def family_stats_from_rows(s: Session, player_id: int) -> dict:
-    """Тысяча: deals, contracts declared / made, average contract, marriages; Кинг: the
-    average score per contract; Король: reigns held as each title — aggregated over all
-    the player's seat_stats rows (family_stats reads the same from family_totals)."""
-    st = SeatStat
-    mine = (st.player_id == player_id)
-    t = s.execute(select(func.count(), func.sum(case((st.declared, 1), else_=0)),
-                         func.sum(case((st.made.is_(True), 1), else_=0)),
-                         func.avg(case((st.declared, st.contract), else_=None)), func.sum(st.marriages))
-                  .where(mine, st.family == "thousand", st.kind == "deal")).one()
-    king = s.execute(select(st.game, func.count(), func.avg(st.score))
-                     .where(mine, st.family == "king", st.kind == "deal")
-                     .group_by(st.game).order_by(st.game)).all()
-    korol = s.execute(select(st.title, func.count())
-                      .where(mine, st.family == "korol", st.kind == "reign")
-                      .group_by(st.title).order_by(st.title)).all()
-    out: dict = {}
-    if t[0]:
-        declared, made = int(t[1] or 0), int(t[2] or 0)
-        out["thousand"] = {"deals": int(t[0]), "declared": declared, "made": made,
-                           "made_percent": round(100 * made / declared, 1) if declared else None,
-                           "average_contract": float(t[3]) if t[3] is not None else None,
-                           "marriages": int(t[4] or 0)}
-    if king:
-        out["king"] = {"per_contract": [{"contract": g, "deals": int(n), "average": float(a)}
-                                        for g, n, a in king]}
-    if korol:
-        out["korol"] = {"titles": {title: int(n) for title, n in korol}}
-    return out
-
-
-def match_totals(s: Session, match_id: str, family: str, places: list[int],
-                 players: list[int]) -> dict[tuple[int, str], list[float]]:
-    """One finished match's contribution to family_totals: {(player, key): [n, total]}."""
-    st = SeatStat
-    out: dict[tuple[int, str], list[float]] = {}
-
+def _add_lines(out: dict, family: str, lines) -> None:
     def add(pid: int, key: str, n: float, total: float = 0.0) -> None:
         if n:
             cell = out.setdefault((pid, key), [0, 0.0])
             cell[0] += n
             cell[1] += total
-    for seat, pid in enumerate(players):
-        add(pid, "played", 1, places[seat])
-        add(pid, "won", int(places[seat] == 1))
-    q = (select(st.player_id, st.kind, st.game, st.title, func.count(), func.coalesce(func.sum(st.score), 0),
-                func.sum(case((st.declared, 1), else_=0)), func.sum(case((st.made.is_(True), 1), else_=0)),
-                func.coalesce(func.sum(case((st.declared, st.contract), else_=None)), 0), func.sum(st.marriages))
-         .where(st.match_id == match_id).group_by(st.player_id, st.kind, st.game, st.title))
-    for pid, kind, game, title, n, score, declared, made, contracts, marriages in s.execute(q):
-        if kind == "reign":
-            add(pid, f"title:{title}", int(n))
+    for pid, kind, contract, title, n, score, declared, made, bids, marriages in lines:
+        if kind == "round":
+            if title:
+                add(pid, f"title:{title}", int(n))
             continue
         if family == "thousand":
             add(pid, "deals", int(n))
-            add(pid, "declared", int(declared or 0), float(contracts or 0))
+            add(pid, "declared", int(declared or 0), float(bids or 0))
             add(pid, "made", int(made or 0))
             add(pid, "marriages", int(marriages or 0))
-        if game is not None:
-            add(pid, f"game:{game}", int(n), float(score or 0))
+        elif family == "king" and contract is not None:
+            add(pid, f"game:{contract}", int(n), float(score or 0))
+
+
+def match_totals(s: Session, match_id: str, family: str, places: list[int],
+                 players: list[int]) -> dict[tuple[int, str], list[float]]:
+    """One finished match's contribution to family_totals, {(player, key): [n, total]}:
+    its standings and one SQL aggregate over its seat_results."""
+    out: dict[tuple[int, str], list[float]] = {}
+    for seat, pid in enumerate(players):
+        out[(pid, "played")] = [1, float(places[seat])]
+        if places[seat] == 1:
+            out[(pid, "won")] = [1, 0.0]
+    _add_lines(out, family, s.execute(_seat_lines(m.SeatResult.match_id == match_id)))
     return out
+
+
+def family_stats_from_rows(s: Session, player_id: int) -> dict:
+    """family_stats aggregated afresh over all the player's seat_results (tests compare)."""
+    counts: dict[str, dict] = {}
+    for family, in s.execute(select(Standing.family).where(Standing.player_id == player_id).distinct()):
+        mine = select(Standing.match_id).where(Standing.player_id == player_id, Standing.family == family)
+        _add_lines(counts.setdefault(family, {}), family, s.execute(_seat_lines(
+            and_(m.SeatResult.match_id.in_(mine), m.MatchPlayer.player_id == player_id))))
+    plain = {f: {key: (int(n), t) for (_, key), (n, t) in c.items()} for f, c in counts.items()}
+    return family_stats(s, player_id, plain)
 
 
 def add_family_totals(s: Session, family: str, counts: dict[tuple[int, str], list[float]]) -> None:
@@ -280,7 +243,7 @@ def family_stats(s: Session, player_id: int, totals: dict | None = None) -> dict
         declared, made = t.get("declared", (0, 0.0)), t.get("made", (0, 0.0))[0]
         out["thousand"] = {"deals": t["deals"][0], "declared": declared[0], "made": made,
                            "made_percent": round(100 * made / declared[0], 1) if declared[0] else None,
-                           "average_contract": declared[1] / declared[0] if declared[0] else None,
+                           "average_bid": declared[1] / declared[0] if declared[0] else None,
                            "marriages": t.get("marriages", (0, 0.0))[0]}
     games = [(k[5:], n, total) for k, (n, total) in totals.get("king", {}).items() if k.startswith("game:")]
     if games:

@@ -1,7 +1,7 @@
 """Sign-in across devices: player_tokens (a further device's token) and sign_in_links.
 
 Revision ID: 0010
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-01 10:30:00
 """
 from alembic import op
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 
 revision = '0010'
-down_revision = '0003'
+down_revision = '0004'
 branch_labels = None
 depends_on = None
 

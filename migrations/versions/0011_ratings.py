@@ -1,8 +1,8 @@
 """Ratings among friends: rooms.rated, standings (every finished match's places),
 ratings (per player and family), rating_events (each rated match's change),
 pair_records (head-to-head counts of every two players, kept as matches end),
-seat_stats (a typed row per seat of every finished deal / reign, for the page's stats),
-family_totals (a player's counters per family, added to as each match ends).
+family_totals (a player's counters per family, added to as each match ends from the
+typed seat_results / score_rows of 0004).
 
 Revision ID: 0011
 Revises: 0010
@@ -42,23 +42,6 @@ def upgrade() -> None:
         sa.Column('ahead', sa.Integer(), nullable=False),
         sa.Column('behind', sa.Integer(), nullable=False),
     )
-    op.create_table(
-        'seat_stats',
-        sa.Column('match_id', sa.String(32), sa.ForeignKey('matches.id'), primary_key=True),
-        sa.Column('kind', sa.String(8), primary_key=True),
-        sa.Column('idx', sa.Integer(), primary_key=True),
-        sa.Column('seat', sa.Integer(), primary_key=True),
-        sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), nullable=False),
-        sa.Column('family', sa.String(32), nullable=False),
-        sa.Column('score', sa.Float(), nullable=True),
-        sa.Column('declared', sa.Boolean(), nullable=False),
-        sa.Column('contract', sa.Integer(), nullable=True),
-        sa.Column('made', sa.Boolean(), nullable=True),
-        sa.Column('marriages', sa.Integer(), nullable=False),
-        sa.Column('game', sa.String(32), nullable=True),
-        sa.Column('title', sa.String(16), nullable=True),
-    )
-    op.create_index('ix_seat_stats_player', 'seat_stats', ['player_id', 'family', 'kind'])
     op.create_table(
         'family_totals',
         sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
@@ -100,8 +83,6 @@ def downgrade() -> None:
     op.drop_table('ratings')
     op.drop_table('pair_records')
     op.drop_table('family_totals')
-    op.drop_index('ix_seat_stats_player', table_name='seat_stats')
-    op.drop_table('seat_stats')
     op.drop_index('ix_standings_player_family', table_name='standings')
     op.drop_index('ix_standings_player', table_name='standings')
     op.drop_table('standings')

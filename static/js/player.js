@@ -10,7 +10,7 @@ import { chartEl } from './chart.js';
 const WORDS = {
   en: {
     again: 'New room with the same people', called: '{name} calls you to a new room ({variant})', join_call: 'Join', dismiss: 'Dismiss',
-    stats: 'By game', contracts_made: 'Contracts made', avg_contract: 'Average contract', marriages: 'Marriages', deals: 'Deals', reigns: 'Reigns', per_contract: 'Average per contract', as_title: 'Reigns as each title',
+    stats: 'By game', contracts_made: 'Contracts made', avg_contract: 'Average bid', marriages: 'Marriages', deals: 'Deals', reigns: 'Reigns', per_contract: 'Average per contract', as_title: 'Reigns as each title',
     my_page: 'My page', player_page: 'Player', rating: 'Rating', ratings: 'Ratings',
     no_ratings: 'No rated matches yet. A room created as "rated" counts.', family: 'Game',
     matches: 'Matches', played: 'Played', won: 'Won', avg_place: 'Average place',
@@ -26,7 +26,7 @@ const WORDS = {
   },
   ru: {
     again: 'Новая комната с теми же игроками', called: '{name} зовёт вас в новую комнату ({variant})', join_call: 'Войти', dismiss: 'Скрыть',
-    stats: 'По играм', contracts_made: 'Сыгранные контракты', avg_contract: 'Средний контракт', marriages: 'Марьяжи', deals: 'Раздачи', reigns: 'Правления', per_contract: 'В среднем за игру', as_title: 'Правления в каждом титуле',
+    stats: 'По играм', contracts_made: 'Сыгранные контракты', avg_contract: 'Средняя заявка', marriages: 'Марьяжи', deals: 'Раздачи', reigns: 'Правления', per_contract: 'В среднем за игру', as_title: 'Правления в каждом титуле',
     my_page: 'Моя страница', player_page: 'Игрок', rating: 'Рейтинг', ratings: 'Рейтинги',
     no_ratings: 'Рейтинговых партий пока нет. Считаются комнаты, созданные как «рейтинговые».', family: 'Игра',
     matches: 'Партии', played: 'Сыграно', won: 'Побед', avg_place: 'Среднее место',
@@ -42,7 +42,7 @@ const WORDS = {
   },
   pl: {
     again: 'Nowy pokój z tymi samymi graczami', called: '{name} zaprasza cię do nowego pokoju ({variant})', join_call: 'Dołącz', dismiss: 'Ukryj',
-    stats: 'Według gier', contracts_made: 'Ugrane kontrakty', avg_contract: 'Średni kontrakt', marriages: 'Meldunki', deals: 'Rozdania', reigns: 'Panowania', per_contract: 'Średnio na grę', as_title: 'Panowania w każdym tytule',
+    stats: 'Według gier', contracts_made: 'Ugrane kontrakty', avg_contract: 'Średnia licytacja', marriages: 'Meldunki', deals: 'Rozdania', reigns: 'Panowania', per_contract: 'Średnio na grę', as_title: 'Panowania w każdym tytule',
     my_page: 'Moja strona', player_page: 'Gracz', rating: 'Ranking', ratings: 'Rankingi',
     no_ratings: 'Nie ma jeszcze partii rankingowych. Liczą się pokoje utworzone jako „rankingowe”.', family: 'Gra',
     matches: 'Partie', played: 'Rozegrane', won: 'Wygrane', avg_place: 'Średnie miejsce',
@@ -142,7 +142,7 @@ function statsPanel(page) {
     const x = st.thousand;
     panel.append(h('h3', { text: familyName('thousand') }), h('dl', { class: 'stat-list', 'data-family': 'thousand' },
       h('dt', { text: pt('contracts_made') }), h('dd', { text: `${x.made} / ${x.declared}${x.made_percent === null ? '' : ` (${x.made_percent}%)`}` }),
-      h('dt', { text: pt('avg_contract') }), h('dd', { text: x.average_contract === null ? '—' : fmt(x.average_contract, 0) }),
+      h('dt', { text: pt('avg_contract') }), h('dd', { text: x.average_bid === null ? '—' : fmt(x.average_bid, 0) }),
       h('dt', { text: pt('marriages') }), h('dd', { text: String(x.marriages) }),
       h('dt', { text: pt('deals') }), h('dd', { text: String(x.deals) })));
   }

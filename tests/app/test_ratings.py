@@ -105,7 +105,7 @@ def test_rated_four_player_match_moves_ratings_in_standings_order(rclient):
 
 
 def test_family_stats_from_the_typed_seat_rows(rclient):
-    """Тысяча: contracts made %, average contract, marriages; Кинг: average per contract;
+    """Тысяча: contracts made %, average bid, marriages; Кинг: average per contract;
     Король: reigns as each title — the page's aggregates equal the engine's own rows."""
     from engine import find_variant
     for variant, seats in (("thousand-1000", 3), ("king-3p", 3), ("korol-ru", 4)):
@@ -124,8 +124,8 @@ def test_family_stats_from_the_typed_seat_rows(rclient):
             assert stats["thousand"]["deals"] == len(sheet)
             assert (stats["thousand"]["declared"], stats["thousand"]["made"]) == (len(mine), len(made))
             if mine:
-                assert stats["thousand"]["average_contract"] == pytest.approx(
-                    sum(r["contract"] for r in mine) / len(mine))
+                assert stats["thousand"]["average_bid"] == pytest.approx(
+                    sum(r["bid"] for r in mine) / len(mine))
             assert stats["thousand"]["marriages"] == sum(1 for r in sheet for mar in r["marriages"] if mar[0] == 0)
         elif family == "king":
             games = {}
