@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector
     stall_log_ms: float = 50.0  # log event-loop stalls and gc pauses longer than this; 0: never
 
+    # Sign-in on another device (app/api/auth.py)
+    sign_in_link_minutes: float = 15.0  # a personal sign-in link works once, for this long
+    sign_in_burst: int = 10  # failed sign-ins per client address at once ...
+    sign_in_per_minute: float = 5.0  # ... refilled at this rate (then 429 rate_limited)
+
     # Presence across processes (with REDIS_URL; app/rooms/fanout.py)
     presence_heartbeat: float = 5.0  # seconds between a process's reports of who is connected to it
     presence_expiry: float = 15.0  # a report not renewed for this long is dropped (its process died)

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from engine import VARIANTS
 
-from .api import bots, matches, players, rooms, variants, ws
+from .api import auth, bots, friends, matches, players, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings
 from .db import store
@@ -58,8 +58,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid request')}",
                              "code": "invalid_request", "errors": _plain(list(errs))}, status_code=422)
 
-    for module in (players, variants, rooms, bots, matches, ws):
+    for module in (players, auth, friends, variants, rooms, bots, matches, ws):
         app.include_router(module.router)
+    app.include_router(friends.others)
 
     @app.get("/healthz", response_model=Health, tags=["health"])
     async def healthz() -> JSONResponse:

@@ -36,6 +36,7 @@ class RoomCreate(BaseModel):
     takeover_seconds: float | None = Field(
         None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
         "(until the player acts or reconnects); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
+    rated: bool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
 
 
 class SeatPublic(BaseModel):
@@ -77,6 +78,7 @@ class RoomPublic(BaseModel):
     invite_url: str | None = None
     created_at: str
     takeover_seconds: float | None = None
+    rated: bool = False
 
 
 class BotSeat(BaseModel):

@@ -17,6 +17,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import false
 from sqlalchemy.types import Float
 
 
@@ -63,6 +64,8 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A bot takes over a seat whose player has not acted this many seconds; None / 0: never.
     takeover_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Finished matches of this room move the players' ratings (app/ratings.py; migration 0011).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Seat(Base):

@@ -95,7 +95,12 @@ def room_code_of(s: Session, room_id: int) -> str:
 def player_by_token(s: Session, token: str | None) -> m.Player | None:
     if not token or len(token) > 200:
         return None
-    return s.scalar(select(m.Player).where(m.Player.token_hash == token_hash(token)))
+    digest = token_hash(token)
+    player = s.scalar(select(m.Player).where(m.Player.token_hash == digest))
+    if player is None:  # a further device's token (app/db/accounts.py)
+        from .accounts import player_by_device_token
+        player = player_by_device_token(s, digest)
+    return player
 
 
 # -- rooms and seats ------------------------------------------------------------
@@ -253,6 +258,7 @@ def room_snapshot(s: Session, room: m.Room) -> dict:
     return {
         "id": room.id, "code": room.code, "variant": room.variant, "options": room.options,
         "seat_count": room.seat_count, "takeover_seconds": room.takeover_seconds,
+        "rated": bool(room.rated),
         "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
         "seats": [{"seat": r[0], "player": r[1], "name": r[2], "level": r[3],
                    "bot_key": m.bot_key(r[3], r[4])} for r in rows],

@@ -126,6 +126,8 @@ class MatchLoop:
                 k.rooms.match_finished(live)  # the room message, from memory, in order
         await k.publish(live.room_code, {"kind": "match", "match": live.id, "version": seq + 1,
                                          "logged": [seq, seat, action, client_id]})
+        if live.finished:
+            await k.ratings.match_over(live.id)  # standings and ratings (app/ratings.py)
         if client_id is not None:
             await k.bots.returned(live, seat)  # the person's own committed action ends a takeover
         await k.bots.poke(live)

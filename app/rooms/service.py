@@ -47,6 +47,7 @@ from ..db.migrate import upgrade
 from ..db.session import Database
 from ..limits import CodeGuard
 from ..metrics import Metrics
+from ..ratings import Ratings
 from .bots import SLOTS, BotRunner, bot_name
 from .history import History
 from .hub import Conn, Hub
@@ -137,6 +138,7 @@ class RoomService:
                        "is_bot": s["level"] is not None, "level": s["level"], "bot_key": s["bot_key"],
                        "takeover": s["seat"] in takeover} for s in snap["seats"]],
             "takeover_seconds": snap["takeover_seconds"],
+            "rated": snap.get("rated", False),
             "status": "waiting" if match is None else match["status"],
             "match": None if match is None else {
                 "id": match["id"], "number": match["number"], "status": match["status"],
@@ -233,7 +235,8 @@ class RoomService:
     # -- REST operations ------------------------------------------------------------------
 
     def create_room(self, player: m.Player, variant_id: str, options: dict | None,
-                    seats: int | None, take_seat: bool, takeover_seconds: float | None = None) -> dict:
+                    seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
+                    rated: bool = False) -> dict:
         """(A worker thread.)  A new room; the host takes seat 0 if ``take_seat``."""
         try:
             variant = find_variant(variant_id)
@@ -254,6 +257,7 @@ class RoomService:
             room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
             room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
                                      else self.settings.turn_timeout) or None
+            room.rated = rated
             s.flush()
             snap = store.room_snapshot(s, room)
         self.snapshots[snap["code"]] = snap  # (a dict assignment: safe from a worker thread)
@@ -426,6 +430,7 @@ class Kozyr:
         self.rooms = RoomService(self)
         self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
         self.history = History(self)  # matches, exports, players (rooms/history.py)
+        self.ratings = Ratings(self)  # standings and ratings of finished matches (app/ratings.py)
         self.metrics = Metrics(self)  # /metrics (app/metrics.py)
         self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
         self._replays: OrderedDict[str, object] = OrderedDict()
@@ -453,6 +458,7 @@ class Kozyr:
         if self.settings.run_migrations:
             await self.run(self.migrate)
         await self.run(self.recover)
+        await self.run(self.ratings.catch_up)
         if self.settings.gc_freeze:
             tune_gc()
         for live in list(self.live.values()):  # recovered matches' bots play on

@@ -11,9 +11,9 @@ export function me() {
   }
 }
 
-function setMe(p) { localStorage.setItem(KEY, JSON.stringify(p)); }
+export function setMe(p) { localStorage.setItem(KEY, JSON.stringify(p)); }
 
-async function req(method, path, body) {
+export async function req(method, path, body) {
   const headers = { Accept: 'application/json' };
   const who = me();
   if (who) headers['X-Player-Token'] = who.token;

@@ -13,6 +13,7 @@ import { renderHistory } from './history.js';
 import { ChatBox } from './chat.js';
 import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
+import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -323,6 +324,10 @@ class RoomPage {
 function route() {
   let m = /^#\/match\/([\w-]+)/.exec(location.hash);
   if (m) return { name: 'match', id: m[1] };
+  m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
+  if (m) return { name: 'player', id: m[1] ? Number(m[1]) : null };
+  m = /^#\/signin\/([\w-]+)/.exec(location.hash);
+  if (m) return { name: 'signin', secret: m[1] };
   m = /^#\/room\/([^/]+)/.exec(location.hash);
   if (m) return { name: 'room', code: decodeURIComponent(m[1]) };
   m = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
@@ -338,10 +343,15 @@ function render() {
   clear(main);
   if (r.name === 'room') {
     page = new RoomPage(main, r.code);
+  } else if (r.name === 'player') {
+    renderPlayer(main, r.id, { link, navigate });
+  } else if (r.name === 'signin') {
+    renderSignIn(main, r.secret, { navigate });
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
   } else {
     renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name) });
+    callsBanner(main, { navigate });
   }
 }
 
@@ -361,6 +371,7 @@ function header() {
   const home = document.getElementById('home-link');
   home.textContent = t('lobby');
   home.onclick = (e) => { e.preventDefault(); navigate('/'); };
+  document.getElementById('player-link').textContent = pt('my_page');
   setStatus(statusEl.dataset.status);
 }
 

@@ -1,0 +1,383 @@
+"""Standings, ratings and the player page's aggregates (SQL).
+
+``standings``: one typed row per seat of every finished match (its place and
+total), written when the match ends; the player page's counts and head-to-head
+are aggregates over it.  ``ratings``: a player's current rating per family;
+``rating_events``: each rated match's before / after, the rating's history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    and_,
+    case,
+    func,
+    select,
+    text,
+)
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
+
+from . import models as m
+from .store import utc
+
+
+class Standing(m.Base):
+    __tablename__ = "standings"
+    __table_args__ = (Index("ix_standings_player", "player_id", "finished_at", "match_id"),
+                      Index("ix_standings_player_family", "player_id", "family", "place"))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    family: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(64))
+    place: Mapped[int] = mapped_column(Integer)  # 1 = won; ties share a place
+    total: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PairRecord(m.Base):
+    """Head-to-head of two players over their finished matches (both directions stored)."""
+
+    __tablename__ = "pair_records"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)
+    ahead: Mapped[int] = mapped_column(Integer)  # matches player_id placed above other_id
+    behind: Mapped[int] = mapped_column(Integer)
+
+
+class FamilyTotal(m.Base):
+    """A player's running counters per family, added to as each match ends (one SQL
+    aggregate over that match's typed rows): the player page reads a few rows, however
+    many matches he played.  ``key``: played / won (n; total: sum of places), deals,
+    declared (total: sum of winning bids), made, marriages, game:<contract> (total: sum
+    of scores), title:<title>."""
+
+    __tablename__ = "family_totals"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    key: Mapped[str] = mapped_column(String(48), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer)
+    total: Mapped[float] = mapped_column(Float)
+
+
+class Rating(m.Base):
+    __tablename__ = "ratings"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+
+
+class RatingEvent(m.Base):
+    __tablename__ = "rating_events"
+    __table_args__ = (UniqueConstraint("match_id", "player_id", name="uq_rating_events_match_player"),
+                      Index("ix_rating_events_player_family", "player_id", "family", "id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    family: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+
+
+# -- writing, when a match ends ---------------------------------------------------------
+
+
+def finished_match(s: Session, match_id: str) -> tuple[m.Match, bool] | None:
+    """(the match row, its room's ``rated``) if the match is finished and has no standings yet."""
+    row = s.get(m.Match, match_id)
+    if row is None or row.status != "finished":
+        return None
+    if s.scalar(select(Standing.seat).where(Standing.match_id == match_id).limit(1)) is not None:
+        return None
+    return row, bool(s.scalar(select(m.Room.rated).where(m.Room.id == row.room_id)))
+
+
+def lock_ratings(s: Session) -> None:
+    """Rating updates take turns (two matches of one player may end together).  SQLite:
+    the writer lock already does it; PostgreSQL: a transaction-scoped advisory lock."""
+    if s.get_bind().dialect.name == "postgresql":
+        s.execute(text("SELECT pg_advisory_xact_lock(160016)"))
+
+
+def save_standings(s: Session, row: m.Match, family: str, places: list[int], totals: list[float],
+                   players: list[int]) -> None:
+    when = row.finished_at or m.utcnow()
+    for seat, (place, total, pid) in enumerate(zip(places, totals, players, strict=True)):
+        s.add(Standing(match_id=row.id, seat=seat, player_id=pid, family=family, variant=row.variant,
+                       place=place, total=float(total), finished_at=when))
+
+
+def count_pairs(s: Session, places: list[int], players: list[int]) -> None:
+    """Add a finished match to the head-to-head counts of every two of its players
+    (callers hold lock_ratings, so the read-then-write does not race)."""
+    ids = sorted(set(players))
+    rows = {(r.player_id, r.other_id): r for r in s.scalars(
+        select(PairRecord).where(PairRecord.player_id.in_(ids), PairRecord.other_id.in_(ids)))}
+    for a, pa in enumerate(players):
+        for b, pb in enumerate(players):
+            if pa == pb:
+                continue
+            row = rows.get((pa, pb))
+            if row is None:
+                row = rows[(pa, pb)] = PairRecord(player_id=pa, other_id=pb, matches=0, ahead=0, behind=0)
+                s.add(row)
+            row.matches += 1
+            row.ahead += int(places[a] < places[b])
+            row.behind += int(places[a] > places[b])
+
+
+def _seat_lines(where):
+    """seat_results (h-server's typed rows, migration 0004) joined to the seat's player
+    and, for a deal, its score row's contract; grouped per player and kind."""
+    sr, mp, sc = m.SeatResult, m.MatchPlayer, m.ScoreRow
+    return (select(mp.player_id, sr.kind, sc.contract, sr.title, func.count(),
+                   func.coalesce(func.sum(sr.score), 0), func.sum(case((sr.declarer, 1), else_=0)),
+                   func.sum(case((sr.made.is_(True), 1), else_=0)),
+                   func.coalesce(func.sum(case((sr.declarer, sr.bid), else_=None)), 0),
+                   func.sum(sr.marriages))
+            .select_from(sr)
+            .join(mp, and_(mp.match_id == sr.match_id, mp.seat_no == sr.seat))
+            .outerjoin(sc, and_(sc.match_id == sr.match_id, sc.deal == sr.idx, sr.kind == "deal"))
+            .where(where).group_by(mp.player_id, sr.kind, sc.contract, sr.title))
+
+
+def _add_lines(out: dict, family: str, lines) -> None:
+    def add(pid: int, key: str, n: float, total: float = 0.0) -> None:
+        if n:
+            cell = out.setdefault((pid, key), [0, 0.0])
+            cell[0] += n
+            cell[1] += total
+    for pid, kind, contract, title, n, score, declared, made, bids, marriages in lines:
+        if kind == "round":
+            if title:
+                add(pid, f"title:{title}", int(n))
+            continue
+        if family == "thousand":
+            add(pid, "deals", int(n))
+            add(pid, "declared", int(declared or 0), float(bids or 0))
+            add(pid, "made", int(made or 0))
+            add(pid, "marriages", int(marriages or 0))
+        elif family == "king" and contract is not None:
+            add(pid, f"game:{contract}", int(n), float(score or 0))
+
+
+def match_totals(s: Session, match_id: str, family: str, places: list[int],
+                 players: list[int]) -> dict[tuple[int, str], list[float]]:
+    """One finished match's contribution to family_totals, {(player, key): [n, total]}:
+    its standings and one SQL aggregate over its seat_results."""
+    out: dict[tuple[int, str], list[float]] = {}
+    for seat, pid in enumerate(players):
+        out[(pid, "played")] = [1, float(places[seat])]
+        if places[seat] == 1:
+            out[(pid, "won")] = [1, 0.0]
+    _add_lines(out, family, s.execute(_seat_lines(m.SeatResult.match_id == match_id)))
+    return out
+
+
+def family_stats_from_rows(s: Session, player_id: int) -> dict:
+    """family_stats aggregated afresh over all the player's seat_results (tests compare)."""
+    counts: dict[str, dict] = {}
+    for family, in s.execute(select(Standing.family).where(Standing.player_id == player_id).distinct()):
+        mine = select(Standing.match_id).where(Standing.player_id == player_id, Standing.family == family)
+        _add_lines(counts.setdefault(family, {}), family, s.execute(_seat_lines(
+            and_(m.SeatResult.match_id.in_(mine), m.MatchPlayer.player_id == player_id))))
+    plain = {f: {key: (int(n), t) for (_, key), (n, t) in c.items()} for f, c in counts.items()}
+    return family_stats(s, player_id, plain)
+
+
+def add_family_totals(s: Session, family: str, counts: dict[tuple[int, str], list[float]]) -> None:
+    """Add counters (callers hold lock_ratings: the read-then-write does not race)."""
+    if not counts:
+        return
+    pids = sorted({pid for pid, _ in counts})
+    rows = {(r.player_id, r.key): r for r in s.scalars(
+        select(FamilyTotal).where(FamilyTotal.family == family, FamilyTotal.player_id.in_(pids)))}
+    for (pid, key), (n, total) in counts.items():
+        row = rows.get((pid, key))
+        if row is None:
+            s.add(FamilyTotal(player_id=pid, family=family, key=key, n=int(n), total=float(total)))
+        else:
+            row.n += int(n)
+            row.total += float(total)
+
+
+def totals_of(s: Session, player_id: int) -> dict[str, dict[str, tuple[int, float]]]:
+    out: dict[str, dict[str, tuple[int, float]]] = {}
+    for r in s.scalars(select(FamilyTotal).where(FamilyTotal.player_id == player_id)
+                       .order_by(FamilyTotal.family, FamilyTotal.key)):
+        out.setdefault(r.family, {})[r.key] = (r.n, r.total)
+    return out
+
+
+def record_by_family(s: Session, player_id: int, totals: dict | None = None) -> list[dict]:
+    """Per family: finished matches played, won (place 1), average place."""
+    totals = totals_of(s, player_id) if totals is None else totals
+    return [{"family": f, "played": c["played"][0], "won": c.get("won", (0, 0))[0],
+             "average_place": c["played"][1] / c["played"][0]}
+            for f, c in totals.items() if c.get("played", (0, 0))[0]]
+
+
+def family_stats(s: Session, player_id: int, totals: dict | None = None) -> dict:
+    """The page's per-family stats (as family_stats_from_rows), from family_totals."""
+    totals = totals_of(s, player_id) if totals is None else totals
+    out: dict = {}
+    t = totals.get("thousand", {})
+    if t.get("deals"):
+        declared, made = t.get("declared", (0, 0.0)), t.get("made", (0, 0.0))[0]
+        out["thousand"] = {"deals": t["deals"][0], "declared": declared[0], "made": made,
+                           "made_percent": round(100 * made / declared[0], 1) if declared[0] else None,
+                           "average_bid": declared[1] / declared[0] if declared[0] else None,
+                           "marriages": t.get("marriages", (0, 0.0))[0]}
+    games = [(k[5:], n, total) for k, (n, total) in totals.get("king", {}).items() if k.startswith("game:")]
+    if games:
+        out["king"] = {"per_contract": [{"contract": g, "deals": n, "average": total / n}
+                                        for g, n, total in sorted(games)]}
+    titles = {k[6:]: n for k, (n, _) in totals.get("korol", {}).items() if k.startswith("title:")}
+    if titles:
+        out["korol"] = {"titles": titles}
+    return out
+
+
+def current_ratings(s: Session, family: str, player_ids: list[int]) -> dict[int, Rating]:
+    rows = s.scalars(select(Rating).where(Rating.family == family, Rating.player_id.in_(player_ids)))
+    return {r.player_id: r for r in rows}
+
+
+def save_rating(s: Session, *, match_id: str, player_id: int, family: str, seat: int, place: int,
+                before: tuple[float, float], after: tuple[float, float], old: Rating | None) -> None:
+    now = m.utcnow()
+    if old is None:
+        s.add(Rating(player_id=player_id, family=family, mu=after[0], sigma=after[1], matches=1,
+                     updated_at=now))
+    else:
+        old.mu, old.sigma, old.matches, old.updated_at = after[0], after[1], old.matches + 1, now
+    s.add(RatingEvent(match_id=match_id, player_id=player_id, family=family, seat=seat, place=place,
+                      mu_before=before[0], sigma_before=before[1], mu=after[0], sigma=after[1],
+                      created_at=now))
+
+
+# -- reading, for the player page -----------------------------------------------------------
+
+
+def ratings_of(s: Session, player_id: int) -> list[dict]:
+    rows = s.scalars(select(Rating).where(Rating.player_id == player_id).order_by(Rating.family))
+    return [{"family": r.family, "mu": r.mu, "sigma": r.sigma, "matches": r.matches} for r in rows]
+
+
+def rating_history(s: Session, player_id: int, family: str, limit: int, before_id: int | None) -> list[dict]:
+    """The player's rating events in one family, newest first (keyset paging on id)."""
+    q = select(RatingEvent).where(RatingEvent.player_id == player_id, RatingEvent.family == family)
+    if before_id is not None:
+        q = q.where(RatingEvent.id < before_id)
+    rows = s.scalars(q.order_by(RatingEvent.id.desc()).limit(limit))
+    return [{"id": r.id, "match": r.match_id, "place": r.place, "mu_before": r.mu_before,
+             "sigma_before": r.sigma_before, "mu": r.mu, "sigma": r.sigma, "time": utc(r.created_at)}
+            for r in rows]
+
+
+def record_from_standings(s: Session, player_id: int) -> list[dict]:
+    """Per family: finished matches played, won (place 1), average place — aggregated
+    over all the player's standings (record_by_family reads it from family_totals)."""
+    q = (select(Standing.family, func.count(), func.sum(case((Standing.place == 1, 1), else_=0)),
+                func.avg(Standing.place))
+         .where(Standing.player_id == player_id).group_by(Standing.family).order_by(Standing.family))
+    return [{"family": f, "played": int(n), "won": int(w or 0), "average_place": float(a)}
+            for f, n, w, a in s.execute(q)]
+
+
+def head_to_head(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
+    """Everybody the player finished a match with: matches together, who placed ahead
+    (the pair_records kept as matches end: one index range, however many matches)."""
+    q = (select(PairRecord.other_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot,
+                PairRecord.matches, PairRecord.ahead, PairRecord.behind)
+         .join(m.Player, m.Player.id == PairRecord.other_id)
+         .where(PairRecord.player_id == player_id)
+         .order_by(PairRecord.matches.desc(), PairRecord.other_id).limit(limit).offset(offset))
+    return [{"player": pid, "name": name, "bot_key": m.bot_key(level, slot), "matches": n,
+             "ahead": a, "behind": b} for pid, name, level, slot, n, a, b in s.execute(q)]
+
+
+def head_to_head_from_standings(s: Session, player_id: int) -> list[tuple[int, int, int, int]]:
+    """The same counts aggregated from the standings rows: (other, matches, ahead, behind)
+    (tests check pair_records against it)."""
+    me, other = aliased(Standing), aliased(Standing)
+    q = (select(other.player_id, func.count(), func.sum(case((me.place < other.place, 1), else_=0)),
+                func.sum(case((me.place > other.place, 1), else_=0)))
+         .select_from(me)
+         .join(other, and_(other.match_id == me.match_id, other.player_id != me.player_id))
+         .where(me.player_id == player_id).group_by(other.player_id).order_by(other.player_id))
+    return [(int(p), int(n), int(a or 0), int(b or 0)) for p, n, a, b in s.execute(q)]
+
+
+def match_list(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
+    """The player's finished matches, newest first: variant, place, total, seat, room code."""
+    q = (select(Standing.match_id, Standing.variant, Standing.family, Standing.seat, Standing.place,
+                Standing.total, Standing.finished_at, m.Room.code)
+         .join(m.Match, m.Match.id == Standing.match_id).join(m.Room, m.Room.id == m.Match.room_id)
+         .where(Standing.player_id == player_id)
+         .order_by(Standing.finished_at.desc(), Standing.match_id).limit(limit).offset(offset))
+    return [{"match": r[0], "variant": r[1], "family": r[2], "seat": r[3], "place": r[4],
+             "total": r[5], "finished_at": utc(r[6]), "room": r[7]} for r in s.execute(q)]
+
+
+def unrecorded_matches(s: Session, limit: int = 1000) -> list[str]:
+    """Finished matches without standings rows."""
+    q = (select(m.Match.id).where(m.Match.status == "finished")
+         .where(~select(Standing.seat).where(Standing.match_id == m.Match.id).exists())
+         .order_by(m.Match.finished_at).limit(limit))
+    return list(s.scalars(q))
+
+
+# -- calls: "new room with the same people" ----------------------------------------------
+
+
+class Call(m.Base):
+    __tablename__ = "calls"
+    __table_args__ = (Index("ix_calls_to", "to_id", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+    dismissed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+def add_calls(s: Session, room_id: int, from_id: int, to_ids: list[int]) -> None:
+    for pid in to_ids:
+        s.add(Call(room_id=room_id, from_id=from_id, to_id=pid))
+
+
+def open_calls(s: Session, player_id: int, since: datetime) -> list[dict]:
+    """Calls to the player not dismissed, newest first, to rooms whose first match has not started."""
+    q = (select(Call.id, m.Room.code, m.Room.variant, m.Player.id, m.Player.name, Call.created_at)
+         .join(m.Room, m.Room.id == Call.room_id).join(m.Player, m.Player.id == Call.from_id)
+         .where(Call.to_id == player_id, Call.dismissed_at.is_(None), Call.created_at >= since,
+                m.Room.current_match_id.is_(None))
+         .order_by(Call.id.desc()).limit(20))
+    return [{"id": r[0], "room": r[1], "variant": r[2], "from": {"id": r[3], "name": r[4]},
+             "time": utc(r[5])} for r in s.execute(q)]
+
+
+def dismiss_call(s: Session, player_id: int, call_id: int) -> bool:
+    row = s.get(Call, call_id)
+    if row is None or row.to_id != player_id:
+        return False
+    row.dismissed_at = m.utcnow()
+    return True

@@ -1,0 +1,96 @@
+"""Ratings among friends: the final standings of a finished match, and, in a rated
+room, everybody's rating in the match's family moved by openskill's Plackett–Luce
+model (2–4 players, ties share a place).  Bots are rated like anybody: each bot
+row (level, slot) is a player of its own.
+
+A rating is shown as its ``ordinal`` (mu - 3 sigma: grows as the system gets
+surer), on openskill's scale (a new player: mu 25, sigma 8.33, ordinal 0)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from openskill.models import PlackettLuce
+
+from engine import find_variant
+
+from .db import ratings as sql
+from .db import store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rooms.service import Kozyr
+
+log = logging.getLogger("kozyr.ratings")
+MODEL = PlackettLuce()
+
+
+def places(result: dict, seat_count: int) -> list[int]:
+    """Each seat's place (1 = first) from an engine ``result()``: the winners first,
+    then the others by total, higher first; equal totals share a place (1, 2, 2, 4)."""
+    totals = [float(t) for t in result.get("totals") or [0] * seat_count]
+    winners = set(result.get("winners") or [])
+    key = [(0 if seat in winners else 1, -totals[seat]) for seat in range(seat_count)]
+    return [1 + sum(1 for other in key if other < mine) for mine in key]
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def rate(before: list[tuple[float, float]], placed: list[int]) -> list[tuple[float, float]]:
+    """New (mu, sigma) per seat from the seats' (mu, sigma) before and their places."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    rated = MODEL.rate(teams, ranks=[float(p) for p in placed])
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+class Ratings:
+    def __init__(self, kozyr: Kozyr) -> None:
+        self.k = kozyr
+        self.db = kozyr.db
+
+    async def match_over(self, match_id: str) -> None:
+        """The match ended here: its standings (and ratings) in their own transaction.
+        A failure is logged; the match and its actions are already committed."""
+        try:
+            await self.k.run(self.record, match_id)
+        except Exception:
+            log.exception("match %s: standings / ratings not recorded", match_id)
+
+    def record(self, match_id: str) -> bool:
+        """(A worker thread.)  Standings of a finished match, once; ratings if its room is
+        rated.  False when there was nothing to do (not finished, or done already)."""
+        with self.db.write() as s:
+            sql.lock_ratings(s)
+            found = sql.finished_match(s, match_id)
+            if found is None:
+                return False
+            row, rated = found
+            family = find_variant(row.variant).family
+            seats = store.match_players(s, row.id)
+            players = [pid for _, pid, _ in seats]
+            result = row.result or {}
+            placed = places(result, row.seat_count)
+            totals = [float(t) for t in result.get("totals") or [0] * row.seat_count]
+            sql.save_standings(s, row, family, placed, totals, players)
+            sql.count_pairs(s, placed, players)
+            sql.add_family_totals(s, family, sql.match_totals(s, row.id, family, placed, players))
+            if rated and len(set(players)) == len(players) >= 2:
+                old = sql.current_ratings(s, family, players)
+                default = MODEL.rating()
+                before = [(old[p].mu, old[p].sigma) if p in old else (default.mu, default.sigma)
+                          for p in players]
+                after = rate(before, placed)
+                for seat, pid in enumerate(players):
+                    sql.save_rating(s, match_id=row.id, player_id=pid, family=family, seat=seat,
+                                    place=placed[seat], before=before[seat], after=after[seat],
+                                    old=old.get(pid))
+            return True
+
+    def catch_up(self) -> int:
+        """(Start-up.)  Finished matches whose standings were not written (the process
+        stopped in between): written now."""
+        with self.db.read() as s:
+            ids = sql.unrecorded_matches(s)
+        return sum(1 for match_id in ids if self.record(match_id))

@@ -1,0 +1,229 @@
+"""The player page's API for a player with many finished matches, on PostgreSQL.
+
+    .venv/bin/python bench/player_page.py [--matches 10000] [--requests 300]
+        [--url postgresql://postgres@127.0.0.1:5432/test]
+
+Creates a fresh database ``kozyr_bench_<random>`` on the server of ``--url``
+(dropped at the end), migrates it, and seeds one player's ``--matches`` finished
+matches of four seats with 12 rotating friends (match, match_players, standings,
+pair_records, 8 seat_results (and score_rows) of the player's per match, his family_totals and,
+for a rated half, rating_events rows), i.e. what the server
+writes when those matches end.  Then it times each route of the page through
+the whole application (Starlette's TestClient: routing, validation, SQL, JSON),
+``--requests`` times each, and prints p50 / p99 / max wall time in ms, the
+benchmark process's CPU per request (the Python side; less shaken by other
+load on the machine than the wall times), and the query plans
+(EXPLAIN) of the page's SQL, to show which indexes they use."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import psycopg  # noqa: E402
+from sqlalchemy import insert  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from app.config import Settings  # noqa: E402
+from app.db import models as m  # noqa: E402
+from app.db import ratings as sql  # noqa: E402
+from app.main import create_app  # noqa: E402
+
+FAMILIES = [("thousand", "thousand-1000"), ("king", "king-classic"), ("korol", "korol-ru")]
+
+
+def seed(db, matches: int, others: int) -> int:
+    """The player's ``matches`` and ``others`` matches of the other players without him."""
+    rng = random.Random(1)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with db.write() as s:
+        players = [m.Player(token_hash=secrets.token_hex(32), name=f"Friend {i}") for i in range(13 + 40)]
+        s.add_all(players)
+        s.flush()
+        me, friends = players[0].id, [p.id for p in players[1:13]]
+        strangers = [p.id for p in players[13:]]
+        room = m.Room(code=secrets.token_hex(4).upper(), variant="king-classic", options={}, seat_count=4,
+                      host_id=me, rated=True)
+        s.add(room)
+        s.flush()
+        room_id = room.id
+    batch = 1000
+    mu = {p: 25.0 for p in [me, *friends, *strangers]}
+    pairs: dict[tuple[int, int], list[int]] = {}
+    total = matches + others
+    counts: dict[str, dict] = {f: {} for f, _ in FAMILIES}
+    for first in range(0, total, batch):
+        rows_m, rows_mp, rows_st, rows_ev, rows_ss, rows_sc = [], [], [], [], [], []
+        for k in range(first, min(total, first + batch)):
+            # the player's matches spread among the others'
+            mine = (k * matches) // total != ((k + 1) * matches) // total  # exactly `matches` of them
+            n = k
+            family, variant = FAMILIES[n % 3]
+            match_id = f"b{n:011d}"
+            when = start + timedelta(minutes=30 * n)
+            seats = [me, *rng.sample(friends, 3)] if mine else rng.sample(strangers + friends, 4)
+            rng.shuffle(seats)
+            totals = [rng.randint(-200, 1000) for _ in seats]
+            order = sorted(range(4), key=lambda i: -totals[i])
+            place = [1 + sum(1 for j in range(4) if totals[j] > totals[i]) for i in range(4)]
+            rows_m.append(dict(id=match_id, room_id=room_id, number=n + 1, variant=variant, options={},
+                               seat_count=4, seed=n, status="finished", version=100,
+                               result={"totals": totals, "winners": [order[0]]}, created_at=when,
+                               finished_at=when))
+            for a, pa in enumerate(seats):
+                for b, pb in enumerate(seats):
+                    if a != b:
+                        c = pairs.setdefault((pa, pb), [0, 0, 0])
+                        c[0] += 1
+                        c[1] += place[a] < place[b]
+                        c[2] += place[a] > place[b]
+            if mine:  # the player's seat in each of 8 deals (or rounds) of the match
+                seat = seats.index(me)
+                for d in range(8):
+                    declarer = family == "thousand" and rng.random() < 0.33
+                    rows_ss.append(dict(
+                        match_id=match_id, kind="round" if family == "korol" else "deal", idx=d + 1, seat=seat,
+                        score=float(rng.randint(-120, 120)), total=0.0, declarer=declarer,
+                        bid=rng.choice([100, 110, 120, 140]) if declarer else None,
+                        made=rng.random() < 0.7 if declarer else None, marriages=int(rng.random() < 0.2),
+                        tricks=None,
+                        title=rng.choice(["king", "prince", "soldier", "peasant"]) if family == "korol" else None))
+                    if family != "korol":
+                        rows_sc.append(dict(match_id=match_id, deal=d + 1, row={}, contract=rng.choice(
+                            ["tricks", "hearts", "boys", "queens", "king", "last2", "plus"])
+                            if family == "king" else str(rng.choice([100, 120]))))
+            for seat, pid in enumerate(seats):
+                rows_mp.append(dict(match_id=match_id, seat_no=seat, player_id=pid, name=f"P{pid}"))
+                rows_st.append(dict(match_id=match_id, seat=seat, player_id=pid, family=family,
+                                    variant=variant, place=place[seat], total=float(totals[seat]),
+                                    finished_at=when))
+                if n % 2 == 0:
+                    before = mu[pid]
+                    mu[pid] += (2.5 - place[seat]) * 0.3
+                    rows_ev.append(dict(match_id=match_id, player_id=pid, family=family, seat=seat,
+                                        place=place[seat], mu_before=before, sigma_before=5.0,
+                                        mu=mu[pid], sigma=5.0, created_at=when))
+        with db.write() as s:
+            s.execute(insert(m.Match), rows_m)
+            s.execute(insert(m.MatchPlayer), rows_mp)
+            s.execute(insert(sql.Standing), rows_st)
+            if rows_ev:
+                s.execute(insert(sql.RatingEvent), rows_ev)
+            if rows_ss:
+                s.execute(insert(m.SeatResult), rows_ss)
+            if rows_sc:
+                s.execute(insert(m.ScoreRow), rows_sc)
+            s.flush()
+            by_match: dict[str, list[dict]] = {}
+            for r in rows_st:
+                by_match.setdefault(r["match_id"], []).append(r)
+            for match in rows_m:  # what the server adds to family_totals as each match ends
+                seats = by_match[match["id"]]
+                if me in [r["player_id"] for r in seats]:
+                    family = seats[0]["family"]
+                    for key, (n, t) in sql.match_totals(s, match["id"], family, [r["place"] for r in seats],
+                                                        [r["player_id"] for r in seats]).items():
+                        cell = counts[family].setdefault(key, [0, 0.0])
+                        cell[0] += n
+                        cell[1] += t
+    with db.write() as s:
+        for family, _ in FAMILIES:
+            s.add(sql.Rating(player_id=me, family=family, mu=25.0, sigma=5.0, matches=matches // 6))
+        for family, c in counts.items():
+            sql.add_family_totals(s, family, c)
+        s.execute(insert(sql.PairRecord), [dict(player_id=a, other_id=b, matches=c[0], ahead=c[1], behind=c[2])
+                                           for (a, b), c in pairs.items()])
+    return me
+
+
+def vacuum(url: str) -> None:
+    """VACUUM ANALYZE (what autovacuum does on a live server): statistics and the
+    visibility map, so the aggregates can read the covering index alone."""
+    with psycopg.connect(url, autocommit=True) as c:
+        c.execute("VACUUM ANALYZE")
+
+
+def explain(db, me: int) -> None:
+    queries = {
+        "record_by_family": lambda s: sql.record_by_family(s, me),
+        "totals_of (family_totals: record and stats)": lambda s: sql.totals_of(s, me),
+        "rating_history": lambda s: sql.rating_history(s, me, "king", 200, None),
+        "head_to_head": lambda s: sql.head_to_head(s, me, 50, 0),
+        "match_list": lambda s: sql.match_list(s, me, 20, 0),
+        "match_list (page 400)": lambda s: sql.match_list(s, me, 20, 8000),
+    }
+    from sqlalchemy import event
+
+    for name, run in queries.items():
+        seen: list[tuple[str, object]] = []
+
+        def grab(conn, cursor, statement, params, context, executemany, seen=seen):
+            seen.append((statement, params))
+        event.listen(db.engine, "before_cursor_execute", grab)
+        with db.read() as s:
+            run(s)
+        event.remove(db.engine, "before_cursor_execute", grab)
+        statement, params = seen[-1]
+        with db.engine.connect() as c:
+            plan = c.exec_driver_sql("EXPLAIN " + statement, params).scalars().all()
+        print(f"\n-- {name}")
+        print("\n".join("   " + line for line in plan))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=10_000, help="finished matches of the player")
+    ap.add_argument("--others", type=int, default=20_000, help="finished matches of other players")
+    ap.add_argument("--requests", type=int, default=300)
+    ap.add_argument("--url", default="postgresql://postgres@127.0.0.1:5432/test")
+    args = ap.parse_args()
+    name = f"kozyr_bench_{secrets.token_hex(4)}"
+    admin = psycopg.connect(args.url, autocommit=True)
+    admin.execute(f'CREATE DATABASE "{name}"')
+    base = args.url.rpartition("/")[0]
+    try:
+        app = create_app(Settings(database_url=f"{base}/{name}", log_level="WARNING", stall_log_ms=0))
+        with TestClient(app) as client:
+            db = app.state.kozyr.db
+            t0 = time.perf_counter()
+            me = seed(db, args.matches, args.others)
+            vacuum(f"{base}/{name}")
+            with db.read() as s:
+                mine = len(sql.match_list(s, me, 100_000, 0))
+            print(f"seeded {args.matches + args.others} finished matches in {time.perf_counter() - t0:.1f} s, "
+                  f"{mine} of them player {me}'s")
+            routes = [f"/api/players/{me}/page", f"/api/players/{me}/ratings/king?limit=200",
+                      f"/api/players/{me}/head-to-head?limit=50", f"/api/players/{me}/finished?limit=20",
+                      f"/api/players/{me}/finished?limit=20&offset=8000"]
+            print(f"\n{'route':58} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'cpu ms':>7}")
+            for route in routes:
+                for _ in range(10):
+                    assert client.get(route).status_code == 200
+                times = []
+                cpu = time.process_time()
+                for _ in range(args.requests):
+                    t = time.perf_counter()
+                    r = client.get(route)
+                    times.append((time.perf_counter() - t) * 1000)
+                    assert r.status_code == 200, r.text
+                cpu = (time.process_time() - cpu) * 1000 / args.requests
+                times.sort()
+                p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+                print(f"{route:58} {statistics.median(times):7.2f} {p99:7.2f} {times[-1]:7.2f} {cpu:7.2f}")
+            explain(db, me)
+        app.state.kozyr.db.dispose()
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+if __name__ == "__main__":
+    main()

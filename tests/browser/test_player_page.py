@@ -1,0 +1,108 @@
+"""The player's page: the sign-in link opened in a second browser context makes it the
+same player; ratings with their chart, record, head-to-head; screenshots in ru/pl/en."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, PHONE
+from .helpers import call, finish_match
+
+
+def rated_matches(base: str, names: list[str], count: int) -> list[dict]:
+    """``count`` rated korol-ru matches (0 reigns) of the same four players."""
+    players = [call(base, "POST", "/api/players", body={"name": n}) for n in names]
+    room = call(base, "POST", "/api/rooms", players[0]["token"],
+                {"variant": "korol-ru", "seats": 4, "options": {"reigns": 0}, "rated": True})
+    code = room["code"]
+    for n, p in enumerate(players[1:], start=1):
+        call(base, "POST", f"/api/rooms/{code}/seats/{n}", p["token"])
+    for i in range(count):
+        call(base, "POST", f"/api/rooms/{code}/{'start' if i == 0 else 'rematch'}", players[0]["token"])
+        finish_match(base, code, [p["token"] for p in players])
+    return players
+
+
+def as_player(page, base: str, player: dict) -> None:
+    page.goto(base + "/")
+    page.evaluate("p => localStorage.setItem('kozyr.player', JSON.stringify(p))", player)
+
+
+@pytest.fixture(scope="module")
+def friends(server):
+    return rated_matches(server, ["Ольга", "Jerzy", "Sam", "Zoë"], 2)
+
+
+def test_sign_in_link_in_a_second_context_is_the_same_player(server, new_page, friends):
+    laptop = new_page()
+    as_player(laptop, server, friends[0])
+    laptop.goto(server + "/#/player")
+    laptop.locator("#new-sign-in-link").click()
+    url = laptop.locator(".signin-url").inner_text()
+    assert "/#/signin/" in url
+    assert laptop.locator("img.signin-qr").get_attribute("src").startswith("data:image/svg+xml")
+
+    phone = new_page(viewport=PHONE)
+    phone.goto(url)
+    phone.locator(".signed-in").wait_for()
+    assert "Ольга" in phone.locator(".signed-in").inner_text()
+    assert "/signin/" not in phone.url  # the secret left the address bar
+    stored = phone.evaluate("JSON.parse(localStorage.getItem('kozyr.player'))")
+    assert stored["id"] == friends[0]["id"] and stored["token"] != friends[0]["token"]
+    mine = call(server, "GET", "/api/players/me/matches", friends[0]["token"])
+    theirs = call(server, "GET", "/api/players/me/matches", stored["token"])
+    assert [m["id"] for m in theirs] == [m["id"] for m in mine] and len(mine) == 2
+    # The same link a second time, on a third device: refused.
+    other = new_page()
+    other.goto(url)
+    other.locator(".sign-in-failed").wait_for()
+    assert other.evaluate("localStorage.getItem('kozyr.player')") is None
+    assert not laptop.errors and not phone.errors and not other.errors
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_player_page_with_its_chart(server, new_page, friends, screenshots, lang):
+    for viewport, tag in ((DESKTOP | {"width": 1366, "height": 768}, "desktop"), (PHONE, "phone")):
+        page = new_page(viewport=viewport, lang=lang)
+        as_player(page, server, friends[0])
+        page.evaluate("l => localStorage.setItem('kozyr.lang', l)", lang)
+        page.goto(f"{server}/#/player/{friends[0]['id']}")
+        page.locator(".rating-chart svg.chart polyline").wait_for()
+        assert page.locator(".player-name").inner_text().startswith("Ольга")
+        assert page.locator("table.ratings tbody tr").count() == 1
+        # two rated matches: the chart's line has the start and two points
+        points = page.locator(".rating-chart polyline").get_attribute("points").split()
+        assert len(points) == 3
+        assert page.locator("table.record tbody tr td").nth(1).inner_text() == "2"
+        page.locator("table.h2h tbody tr").nth(2).wait_for()
+        assert page.locator("table.h2h tbody tr").count() == 3
+        page.locator("table.finished tbody tr").nth(1).wait_for()
+        assert page.locator("#new-sign-in-link").count() == 1
+        titles = page.locator("table.korol-stats tbody tr")
+        assert titles.count() >= 1  # reigns as each title (korol-ru)
+        page.screenshot(path=str(screenshots / f"player-{lang}-{tag}.png"), full_page=True)
+        assert not page.errors
+    # someone else's page: no sign-in link
+    page = new_page(lang=lang)
+    as_player(page, server, friends[1])
+    page.goto(f"{server}/#/player/{friends[0]['id']}")
+    page.locator(".player-ratings").wait_for()
+    assert page.locator("#new-sign-in-link").count() == 0
+
+
+def test_new_room_with_the_same_people_shows_on_their_home_page(server, new_page, friends):
+    host = new_page()
+    as_player(host, server, friends[1])
+    host.goto(f"{server}/#/player")
+    host.locator("table.finished button.again").first.click()
+    host.wait_for_url("**/room/**")
+    code = host.url.rstrip("/").rsplit("/", 1)[-1]
+    friend = new_page(lang="ru")
+    as_player(friend, server, friends[0])
+    friend.goto(server + "/")
+    call = friend.locator(f".calls .call[data-room='{code}']")
+    call.wait_for()
+    assert "Jerzy" in call.inner_text()
+    call.locator("button.primary").click()
+    friend.wait_for_url(f"**/room/{code}")
+    assert not host.errors and not friend.errors
