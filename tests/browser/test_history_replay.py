@@ -140,7 +140,7 @@ def test_history_panel_over_the_table_keeps_the_live_connection(server, new_page
     page = new_page(SIZES["phone"], lang="pl")
     as_player(page, players[0])
     page.goto(f"{server}/room/{room}")
-    page.locator("#status[data-status=online]").wait_for()
+    page.locator("#status[data-status=online]").wait_for(state="attached")
     page.locator(".felt").wait_for()
     # the table (another module) opens History through this one call
     page.evaluate(f"() => import('/js/history.js').then((m) => m.openHistoryPanel({match_id!r}))")
@@ -202,7 +202,7 @@ def test_history_link_of_the_lobby_opens_a_panel_and_keeps_the_room_online(serve
     page = new_page(SIZES["desktop"], lang="ru")
     as_player(page, players[1])
     page.goto(f"{server}/room/{room}")
-    page.locator("#status[data-status=online]").wait_for()
+    page.locator("#status[data-status=online]").wait_for(state="attached")
     page.locator(".lobby [data-role=history-link]").click()
     page.locator("[data-role=history-panel] .replay .replay-board").wait_for()
     assert page.url.endswith(f"/room/{room}")

@@ -131,7 +131,7 @@ def test_a_room_code_typed_in_lower_case_opens_the_room(server, new_page, screen
     join.locator("button[type=submit]").click()
     guest.wait_for_url(f"**/room/{room['code'].lower()}")
     guest.locator(f".lobby[data-room='{room['code']}']").wait_for()
-    guest.locator("#status[data-status=online]").wait_for()
+    guest.locator("#status[data-status=online]").wait_for(state="attached")
     guest.locator("[data-role=take-seat]").first.click()
     guest.locator(".seat-row.mine").wait_for()
     assert call(server, "GET", f"/api/rooms/{room['code']}")["seats"][1]["name"] == "Гость"

@@ -108,7 +108,7 @@ def test_reconnects_after_a_drop_and_resumes(server, new_page):
     for p in (host, guest):
         p.locator(".felt").wait_for()
     version = host.locator(".felt").get_attribute("data-version")
-    host.locator("#status[data-status=online]").wait_for()
+    host.locator("#status[data-status=online]").wait_for(state="attached")
     # the connection drops: "offline" shows, then the client comes back by itself
     host.evaluate("kozyr.page.socket.ws.close()")
     host.locator("#status[data-status=offline]").wait_for()
