@@ -39,8 +39,9 @@ def new_room_code() -> str:
 
 
 def new_code() -> str:
-    """A match id (72 bits, 12 URL-safe characters)."""
-    return secrets.token_urlsafe(9)
+    """A match id: 80 bits as 20 lower-case hex digits, so no id can ever read as a card
+    code (rule C-2 codes are upper-case) in a message that is checked for leaked cards."""
+    return secrets.token_hex(10)
 
 
 def new_seed() -> int:

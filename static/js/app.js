@@ -341,6 +341,7 @@ function render() {
   if (page && page.destroy) page.destroy();
   page = null;
   clear(main);
+  document.body.classList.toggle('in-room', r.name === 'room');  // the phone header hides its links at the table
   if (r.name === 'room') {
     page = new RoomPage(main, r.code);
   } else if (r.name === 'player') {

@@ -322,3 +322,44 @@ def hand_inside_viewport(page) -> list[str]:
         return r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5;
       }).map((c) => c.dataset.card);
     }""")
+
+
+class SlowSeats:
+    """People at some seats, over the websocket, who play their first legal action `delay`
+    seconds after their turn comes (in a thread), so they are never taken over and a match
+    with bots at the other seats moves at a person's pace."""
+
+    def __init__(self, base: str, code: str, tokens: list[str], delay: float = 1.0) -> None:
+        import threading
+        self.url = base.replace("http", "ws") + f"/api/rooms/{code}/ws"
+        self.tokens, self.delay = tokens, delay
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._seat, args=(tok,), daemon=True) for tok in tokens]
+
+    def __enter__(self):
+        for th in self.threads:
+            th.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for th in self.threads:
+            th.join(timeout=5)
+
+    def _seat(self, token: str) -> None:
+        import time
+        with connect(f"{self.url}?token={token}") as ws:
+            view = None
+            while not self.stop.is_set():
+                try:
+                    msg = json.loads(ws.recv(timeout=0.2))
+                except TimeoutError:
+                    msg = None
+                if msg and msg["type"] == "view" and msg.get("view"):
+                    view = msg
+                if view and view["view"]["legal"] and (msg is None or msg["type"] == "view"):
+                    if self.stop.wait(self.delay):
+                        return
+                    ws.send(json.dumps({"type": "action", "client_id": f"s{time.monotonic()}",
+                                        "action": view["view"]["legal"][0], "version": view["version"]}))
+                    view = None

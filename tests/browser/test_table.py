@@ -25,6 +25,7 @@ from .helpers import (
     registered,
     visible_text,
 )
+from .helpers import SlowSeats
 from .scenes import NAMES, SCENES, has, playing_out, to_act_with
 
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
@@ -265,12 +266,15 @@ def test_im_back_takes_the_seat_back_from_the_bot(server, new_page):
     "I'm back", which hands the seat back (a `back` message)."""
     _need(server, "king-3p")
     code, players = new_room(server, "king-3p", ["Sleepy", "Awake", "Also"], takeover=3)
-    page = open_seat(new_page, server, code, players[0], PHONE, lang="pl")
-    back = page.locator("[data-role=im-back]")
-    back.wait_for(timeout=45000)  # each seat waits 3 s before its bot; the machine may be busy
-    assert "Teraz gra za ciebie bot" in page.locator("[data-role=bot-plays-you]").inner_text()
-    back.click()
-    back.wait_for(state="detached", timeout=2500)
+    # the two others act themselves after 1 s, so only the host's seat is played by a bot and
+    # the match cannot race to its end while the page is looked at
+    with SlowSeats(server, code, [players[1]["token"], players[2]["token"]], delay=1.0):
+        page = open_seat(new_page, server, code, players[0], PHONE, lang="pl")
+        back = page.locator("[data-role=im-back]")
+        back.wait_for(timeout=45000)  # the host's seat waits 3 s before its bot; the machine may be busy
+        assert "Teraz gra za ciebie bot" in page.locator("[data-role=bot-plays-you]").inner_text()
+        back.click()
+        back.wait_for(state="detached", timeout=2500)
     assert not page.errors, page.errors
 
 
