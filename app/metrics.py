@@ -9,11 +9,13 @@
     kozyr_slow_clients_total    sockets dropped for not reading (counter)
     kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up
     kozyr_loop_lag_seconds{cause}  how late the event loop ran a 10 ms timer (histogram): a
-                                stall of the loop delays every room of the process.  cause:
+                                stall of the loop delays every room of the process.  cause
+                                (of a lag of 5 ms or more; "none" below):
                                 "loop" (the loop's own thread ran: our code, the collector),
                                 "threads" (other threads of the process ran: the writer, worker
-                                threads, holding the GIL), "machine" (the process hardly ran:
-                                the OS gave the CPU to other processes)
+                                threads, holding the GIL), "off_cpu" (the loop thread was off the CPU:
+                                descheduled by the OS for other processes, or blocked in a
+                                system call)
     kozyr_gc_pause_seconds{generation}  garbage-collector pauses (histogram)
 
 Stalls longer than ``Settings.stall_log_ms`` are also logged as warnings.
@@ -97,7 +99,7 @@ class Metrics:
             wall = clock() - start
             lag = wall - period
             own, every = time.thread_time() - own0, time.process_time() - all0
-            cause = stall_cause(wall, own, every - own)
+            cause = stall_cause(wall, own, every - own) if lag >= 0.005 else "none"
             self.loop_lag.labels(cause=cause).observe(max(lag, 0.0))
             if self.stall_log and lag > self.stall_log:
                 self._stalled(f"event loop stalled ({cause}: the loop thread ran {own * 1000:.0f} ms, "
@@ -154,10 +156,11 @@ class Metrics:
 
 def stall_cause(wall: float, loop_cpu: float, threads_cpu: float) -> str:
     """Why a timer of the event loop ran late, from the CPU time its wait took: the
-    loop's own thread (our code, the collector), the process's other threads (the
-    writer, worker threads: they hold the GIL), or neither (the OS ran others)."""
+    loop's own thread ran (our code, the collector), the process's other threads ran
+    (the writer, worker threads: they hold the GIL), or neither: the loop thread was
+    off the CPU (the OS ran other processes, or the thread sat in a system call)."""
     if loop_cpu >= 0.5 * wall:
         return "loop"
     if loop_cpu + threads_cpu >= 0.5 * wall:
         return "threads"
-    return "machine"
+    return "off_cpu"

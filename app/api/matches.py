@@ -4,9 +4,11 @@ exports (app/rooms/history.py; rule C-5 there)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from .deps import KozyrDep
@@ -74,3 +76,16 @@ async def export_json(match_id: str, kozyr: KozyrDep) -> Response:
 async def export_txt(match_id: str, kozyr: KozyrDep) -> str:
     data = await run_in_threadpool(kozyr.history.export, match_id)
     return export_text(data)
+
+
+class DealPositions(BaseModel):
+    deal: int
+    steps: list[dict[str, Any]] = Field(
+        description="step 0 as dealt, then one per action: where every card lies (hands, talon, "
+                    "trick, taken ...), trump, marriages, contract, declarer")
+
+
+@router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions)
+async def get_deal_positions(match_id: str, deal: int, kozyr: KozyrDep) -> dict:
+    """The engine's ``deal_positions(deal)`` of a finished deal (404 ``unknown_deal`` before)."""
+    return await run_in_threadpool(kozyr.history.positions, match_id, deal)

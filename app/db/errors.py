@@ -50,6 +50,10 @@ class UnknownMatch(Missing):
     code = "unknown_match"
 
 
+class UnknownDeal(Missing):
+    code = "unknown_deal"
+
+
 class UnknownPlayer(Missing):
     code = "unknown_player"
 

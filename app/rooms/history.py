@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..db import models as m
 from ..db import store
-from ..db.errors import UnknownPlayer
+from ..db.errors import UnknownDeal, UnknownPlayer
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
@@ -59,6 +59,13 @@ class History:
                 "first_dealer": row.first_dealer if finished else None,
                 "scoresheet": match.scoresheet(), "role_table": match.role_table(),
                 "deals": match.history()}
+
+    def positions(self, match_id: str, deal: int) -> dict:
+        """The engine's ``deal_positions(deal)`` of a finished deal (public, rule C-5)."""
+        _, _, match = self._load(match_id)
+        if not any(h["deal"] == deal for h in match.history()):
+            raise UnknownDeal(f"deal {deal} of match {match_id!r} is not finished")
+        return match.deal_positions(deal)
 
     def export(self, match_id: str) -> dict:
         info, row, match = self._load(match_id)

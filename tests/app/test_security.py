@@ -286,4 +286,4 @@ def test_stall_causes():
     from app.metrics import stall_cause
     assert stall_cause(0.1, 0.09, 0.0) == "loop"  # the loop's own thread was busy
     assert stall_cause(0.1, 0.01, 0.08) == "threads"  # the writer / worker threads held the GIL
-    assert stall_cause(0.1, 0.005, 0.005) == "machine"  # the process hardly ran at all
+    assert stall_cause(0.1, 0.005, 0.005) == "off_cpu"  # the process hardly ran at all
