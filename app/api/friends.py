@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from ..db import models as m
 from ..db import ratings as sql
 from ..db import store
-from ..db.errors import Missing, NotAllowed
+from ..db.errors import Missing, NotAllowed, UnknownPlayer
 from ..ratings import ordinal
 from .deps import KozyrDep, PlayerDep, RoomCode
 from .rooms import with_invite
@@ -26,10 +26,6 @@ others = APIRouter(tags=["friends"])  # routes outside /api/players (main.py inc
 CALL_HOURS = 12  # a call shows on the home page this long
 MAX_ID = 2**31 - 1  # ids are 32-bit integers in both databases
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
-
-
-class UnknownPlayer(Missing):
-    code = "unknown_player"
 
 
 def _player(s, player_id: int) -> m.Player:
