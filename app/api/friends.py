@@ -7,15 +7,16 @@ from __future__ import annotations
 import csv
 import io
 from datetime import timedelta
+from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ..db import models as m
 from ..db import ratings as sql
 from ..db import store
-from ..db.errors import Missing, NotAllowed
+from ..db.errors import Missing, NotAllowed, UnknownPlayer
 from ..ratings import ordinal
 from .deps import KozyrDep, PlayerDep, RoomCode
 from .rooms import with_invite
@@ -23,10 +24,8 @@ from .rooms import with_invite
 router = APIRouter(prefix="/api/players", tags=["player page"])
 others = APIRouter(tags=["friends"])  # routes outside /api/players (main.py includes both)
 CALL_HOURS = 12  # a call shows on the home page this long
-
-
-class UnknownPlayer(Missing):
-    code = "unknown_player"
+MAX_ID = 2**31 - 1  # ids are 32-bit integers in both databases
+PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
 
 
 def _player(s, player_id: int) -> m.Player:
@@ -37,7 +36,7 @@ def _player(s, player_id: int) -> m.Player:
 
 
 @router.get("/{player_id}/page")
-async def page(player_id: int, kozyr: KozyrDep) -> dict:
+async def page(player_id: PlayerId, kozyr: KozyrDep) -> dict:
     """Who, ratings per family (``ordinal`` = mu - 3 sigma), per family: played, won, and
     ``stats``: Тысяча contracts made / average contract / marriages, Кинг average per
     contract, Король reigns as each title."""
@@ -53,9 +52,10 @@ async def page(player_id: int, kozyr: KozyrDep) -> dict:
 
 
 @router.get("/{player_id}/ratings/{family}")
-async def rating_history(player_id: int, family: str, kozyr: KozyrDep,
+async def rating_history(player_id: PlayerId, family: str, kozyr: KozyrDep,
                          limit: int = Query(100, ge=1, le=1000),
-                         before: int | None = Query(None, description="page on: the last id of the page before")
+                         before: int | None = Query(None, ge=1, le=MAX_ID,
+                                                    description="page on: the last id of the page before")
                          ) -> list[dict]:
     """The rating's history in one family, newest first (``before``: keyset paging)."""
     def read() -> list[dict]:
@@ -67,8 +67,8 @@ async def rating_history(player_id: int, family: str, kozyr: KozyrDep,
 
 
 @router.get("/{player_id}/head-to-head")
-async def head_to_head(player_id: int, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
-                       offset: int = Query(0, ge=0)) -> list[dict]:
+async def head_to_head(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
+                       offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
     """Everybody the player finished matches with: how many, how often placed ahead / behind."""
     def read() -> list[dict]:
         with kozyr.db.read() as s:
@@ -78,8 +78,8 @@ async def head_to_head(player_id: int, kozyr: KozyrDep, limit: int = Query(50, g
 
 
 @router.get("/{player_id}/finished")
-async def finished(player_id: int, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
-                   offset: int = Query(0, ge=0)) -> list[dict]:
+async def finished(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
+                   offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
     """The player's finished matches, newest first: variant, seat, place, total."""
     def read() -> list[dict]:
         with kozyr.db.read() as s:
@@ -93,7 +93,7 @@ CSV_FIELDS = ["finished_at", "match", "variant", "family", "seat", "place", "tot
 
 @router.get("/{player_id}/matches.csv", response_class=Response,
             responses={200: {"content": {"text/csv": {}}}})
-async def matches_csv(player_id: int, kozyr: KozyrDep) -> Response:
+async def matches_csv(player_id: PlayerId, kozyr: KozyrDep) -> Response:
     """Every finished match of the player as CSV (newest first)."""
     def read() -> str:
         out = io.StringIO()
@@ -164,7 +164,7 @@ async def my_calls(player: PlayerDep, kozyr: KozyrDep) -> list[dict]:
 
 
 @router.delete("/me/calls/{call_id}", status_code=204)
-async def dismiss(call_id: int, player: PlayerDep, kozyr: KozyrDep) -> Response:
+async def dismiss(call_id: Annotated[int, Path(ge=1, le=MAX_ID)], player: PlayerDep, kozyr: KozyrDep) -> Response:
     def write() -> bool:
         with kozyr.db.write() as s:
             return sql.dismiss_call(s, player.id, call_id)
