@@ -6,7 +6,7 @@ import { h, clear } from './dom.js';
 import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
-import { renderHome, renderNameGate, roomLobbyEl } from './lobby.js';
+import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel } from './lobby.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -118,6 +118,7 @@ class RoomPage {
     if (this.socket) this.socket.close();
     if (this.table) this.table.destroy();
     if (this.tools) this.tools.render('gone', () => null);
+    if (this.invite) closeInvitePanel();
     setStatus('');
     document.title = BASE_TITLE;
   }
@@ -133,7 +134,10 @@ class RoomPage {
         if (this.welcome) api.chat(this.code).then((msgs) => this.chat.reset(msgs)).catch(() => {});  // back after a drop
         this.welcome = msg;
         break;
-      case 'room': this.store.update({ room: msg.room, presence: null }); break;
+      case 'room':
+        this.store.update({ room: msg.room, presence: null });
+        if (this.invite) this.invite.update(msg.room);
+        break;
       case 'presence': this.store.update({ presence: msg }); break;
       case 'view': this.onView(msg); break;
       case 'ack':
@@ -310,6 +314,10 @@ class RoomPage {
     };
     if (!playing) return null;
     return [
+      // the invitation (link, QR, seats) over the table: friends and spectators may still join
+      h('button', { type: 'button', class: 'tool invite', 'data-role': 'open-invite',
+        title: t('invite_ui.invite_btn'), 'aria-label': t('invite_ui.invite_btn'),
+        onclick: () => { this.invite = openInvitePanel(this.store.state.room); }, text: t('invite_ui.invite_btn') }),
       h('button', { type: 'button', class: `tool${state.side === 'scores' ? ' on' : ''}`, 'data-role': 'open-scores',
         onclick: () => toggle('scores'), text: t('scores_btn') }),
       h('button', { type: 'button', class: `tool${state.side === 'chat' ? ' on' : ''}`, 'data-role': 'open-chat',

@@ -158,3 +158,28 @@ def test_the_qr_code_of_the_invite_loads(server, new_page, screenshots, size):
     no_sideways_overflow(page)
     page.screenshot(path=str(screenshots / f"invite-qr-pl-{size}.png"))
     assert not page.errors
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_invite_button_at_the_table_during_a_match(server, new_page, screenshots, size):
+    """Issue 12 item 10: the invite link and the seats are reachable from the table while a
+    match is played (the table's header button opens the invitation panel)."""
+    host = player(server, "Hostess")
+    room = room_with(server, host, "king-3p", 3, bots={1: "basic", 2: "strong"})
+    call(server, "POST", f"/api/rooms/{room['code']}/start", host["token"])
+    page = new_page(SIZES[size], lang="pl")
+    as_player(page, host)
+    page.goto(server + room["invite_path"])
+    page.locator(".felt").wait_for()
+    page.screenshot(path=str(screenshots / f"table-header-pl-{size}.png"))
+    button = page.locator("[data-role=open-invite]")
+    assert button.get_attribute("title") == "Zaproś"
+    button.click()
+    panel = page.locator("[data-role=invite-panel]")
+    panel.wait_for()
+    assert panel.locator("[data-role=invite-link]").inner_text() == room["invite_url"]
+    assert panel.locator("[data-role=invite-seats] li").count() == 3
+    no_sideways_overflow(page)
+    page.keyboard.press("Escape")
+    assert page.locator("[data-role=invite-panel]").count() == 0
+    assert not page.errors
