@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     # Bots (app/rooms/bots.py)
     bots_enabled: bool = True  # the host may seat bots
     bot_delay: float = 0.6  # seconds a bot waits before it acts (0 in tests and benches)
+    # seconds more a bot waits when the last card completed a trick, so people see the trick
+    # held with its taker (the table holds it 1.2 s); only when bot_delay > 0
+    bot_trick_pause: float = 1.2
     bot_think_ms: float = 800  # the strong bot's time budget per action
     takeover_level: str = "basic"  # the bot that plays for a player past the turn timeout
     turn_timeout: float = 0.0  # default of a new room's takeover_seconds; 0: no takeover

@@ -195,6 +195,11 @@ class BotRunner:
                     self._set_clock(live, table, people[0] if people and not auto else None)
                 if auto:
                     wait = table.since + k.settings.bot_delay - now
+                    if k.settings.bot_delay > 0 and k.settings.bot_trick_pause > 0:
+                        async with live.lock:
+                            taken = live.version == version and trick_just_taken(live.engine)
+                        if taken:  # let the people see the finished trick before a bot leads again
+                            wait += k.settings.bot_trick_pause
                     if wait > 0:
                         await asyncio.sleep(wait)
                     await self._play(live, table, auto[0], version)
@@ -260,3 +265,12 @@ class BotRunner:
         for task in tasks:
             with suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+def trick_just_taken(engine) -> bool:
+    """The last action played the last card of a trick (the table holds that trick for a
+    moment: a bot about to lead waits ``bot_trick_pause`` more)."""
+    if not engine.actions or not engine.actions[-1][1].startswith(("play:", "marriage:")):
+        return False
+    view = engine.view(None)
+    return not view.get("trick") and bool(view.get("last_trick"))
