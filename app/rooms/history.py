@@ -13,11 +13,27 @@ from sqlalchemy.orm import Session
 from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
+from .live import undone_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
 
 EXPORT_FORMAT = "kozyr-match/1"
+
+
+def takebacks(actions: list, seats: list[dict]) -> list[dict]:
+    """The match's take-backs, each as the history shows it (every one logged was agreed by all)."""
+    names = {s["seat"]: s["name"] for s in seats}
+    by_seq = {a.seq: a for a in actions}
+    out = []
+    for a in actions:
+        target = undone_target(a.action)
+        if target is not None and target in by_seq:
+            undone = by_seq[target]
+            name = names.get(undone.seat) or f"seat {undone.seat}"
+            out.append({"seq": a.seq, "undone": target, "seat": undone.seat, "action": undone.action,
+                        "text": f"{name} took back {undone.action}, agreed by all"})
+    return out
 
 
 class History:
@@ -48,6 +64,7 @@ class History:
             info = self.summary(s, row)
             actions = store.actions_of(s, row.id)
             info["version"] = len(actions)
+            info["takebacks"] = takebacks(actions, info["seats"])
         # A separate engine object: the live match is never touched outside its lock.
         return info, row, self.k.replayed(row, actions)
 

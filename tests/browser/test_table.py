@@ -15,6 +15,7 @@ import pytest
 from .conftest import LAPTOP, PHONE
 from .helpers import (
     RAW_TEXT,
+    SlowSeats,
     WsTable,
     call,
     hand_inside_viewport,
@@ -25,7 +26,6 @@ from .helpers import (
     registered,
     visible_text,
 )
-from .helpers import SlowSeats
 from .scenes import NAMES, SCENES, has, playing_out, to_act_with
 
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
