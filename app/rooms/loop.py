@@ -223,7 +223,7 @@ class MatchLoop:
             if timer is not None:
                 conn.send(timer)
             if live.takeback is not None:  # an open take-back request (app/rooms/takeback.py)
-                conn.send(live.takeback.message(live))
+                conn.send(live.takeback.message(live, conn.seat))
         return live
 
     async def stop(self) -> None:

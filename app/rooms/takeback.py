@@ -55,9 +55,11 @@ class Request:
     deadline: float
     expiry: asyncio.Task | None = field(default=None, repr=False)
 
-    def message(self, live: LiveMatch) -> dict:
+    def message(self, live: LiveMatch, viewer: int | None) -> dict:
+        """The request as ``viewer`` may see it: the action as his view's log shows it."""
         return {"type": "takeback", "version": live.version, "match": live.id, "seq": self.seq,
-                "action": self.action, "seat": self.seat, "asker": self.asker,
+                "action": seen_action(live, viewer, self.seat, self.action), "seat": self.seat,
+                "asker": self.asker,
                 "waiting": sorted(self.waiting),
                 "expires_in": round(max(0.0, self.deadline - time.monotonic()), 1)}
 
@@ -73,6 +75,20 @@ def _cards(value: object, into: set[str]) -> set[str]:
         for v in value:
             _cards(v, into)
     return into
+
+
+def masked(action: str) -> str:
+    """Every card of an action written ``??`` (as a seat that did not see them reads it)."""
+    return re.sub(r"(?<![0-9A-Za-z])[6789TJQKA][SCDH](?![0-9A-Za-z])", "??", action)
+
+
+def seen_action(live: LiveMatch, viewer: int | None, seat: int, action: str) -> str:
+    """The last action (of ``seat``) as ``viewer``'s view logs it; face-down cards stay hidden
+    (rule C-5): a request never tells a seat more than the action showed it."""
+    log_ = live.view(live.seat_of(viewer)).get("log") or []
+    if log_ and log_[-1][0] == seat and isinstance(log_[-1][1], str):
+        return log_[-1][1]
+    return action if viewer == seat else masked(action)
 
 
 def _face_up(view: dict) -> set[str]:
@@ -144,7 +160,7 @@ class Takebacks:
                                   time.monotonic() + k.settings.takeback_seconds)
                 live.takeback = request
                 request.expiry = asyncio.create_task(self._expire(live, request))
-                k.hub.broadcast(live.room_code, request.message(live))
+                self._announce(live, request)
                 return None
             request = Request(last.seq, last.seat, last.action, conn.name, set(), 0.0)
             live.takeback = request
@@ -162,10 +178,14 @@ class Takebacks:
             return await self._close(live, request, "declined")
         request.waiting.discard(conn.seat)
         if request.waiting:
-            self.k.hub.broadcast(live.room_code, request.message(live))
+            self._announce(live, request)
             return None
         await self._undo(live, request)
         return None
+
+    def _announce(self, live: LiveMatch, request: Request) -> None:
+        for conn in self.k.hub.conns(live.room_code):
+            conn.send(request.message(live, conn.seat))
 
     async def _undo(self, live: LiveMatch, request: Request) -> None:
         seq = await self.k.matches.submit(live, request.seat, f"undo:{request.seq}", None, live.version,

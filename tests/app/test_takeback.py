@@ -184,3 +184,44 @@ def test_takeback_refused_in_rated_room_unless_allowed(client):
                 assert msg["type"] == "takeback"
             else:
                 assert msg["code"] == "takeback_refused" and "rated" in msg["message"]
+
+
+def test_takeback_bots_count_as_agreeing(client, kozyr):
+    """A bot's seat is not asked: only the other person answers."""
+    people = [new_player(client) for _ in range(2)]
+    room = client.post("/api/rooms", json={"variant": VARIANT, "seats": 3}, headers=auth(people[0])).json()
+    code = room["code"]
+    assert client.post(f"/api/rooms/{code}/seats/1", headers=auth(people[1])).status_code == 200
+    assert client.post(f"/api/rooms/{code}/seats/2/bot", headers=auth(people[0]),
+                       json={"level": "basic"}).status_code == 200
+    room = client.post(f"/api/rooms/{code}/start", headers=auth(people[0]), json={"seed": 21}).json()
+    with ExitStack() as stack:
+        clients = open_table(client, stack, room, people)
+        live = kozyr.live[room["match"]["id"]]
+        for _ in range(20):  # the people bid until seat 0 bids after the deal's first call
+            view = clients[0].last_view
+            to_act = view["view"]["to_act"]
+            if to_act and to_act[0] == 0 and view["version"] > 0:
+                break
+            if to_act and to_act[0] in (0, 1):
+                legal = clients[to_act[0]].last_view["view"]["legal"]
+                _act(clients, to_act[0], next(a for a in legal if a.startswith("bid:")), view["version"])
+            else:
+                for c in clients:
+                    c.wait_view(view["version"] + 1)
+        seat, action, v0 = _first_move(clients)
+        assert seat == 0
+        v1 = _act(clients, 0, action, v0)
+        clients[0].send({"type": "takeback"})
+        msg, _ = clients[1].recv_until(lambda m: m["type"] == "takeback")
+        assert msg["waiting"] == [1]  # not the bot's seat 2
+        clients[1].send({"type": "takeback_answer", "agree": True})
+        done, _ = clients[0].recv_until(lambda m: m["type"] == "takeback_done")
+        assert done["result"] == "undone" and live.version == v1 + 1
+
+
+def test_takeback_messages_hide_face_down_cards_C5():
+    from app.rooms.takeback import masked
+    assert masked("give:9S>2") == "give:??>2"
+    assert masked("discard:9S,TH") == "discard:??,??"
+    assert masked("bid:120") == "bid:120" and masked("pass") == "pass"

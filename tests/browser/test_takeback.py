@@ -35,7 +35,7 @@ def test_takeback_agreed_in_second_browser_card_back_in_hand(server, new_page, s
         mine = views[seat]["view"]
         return seat if not mine["trick"] and _single_play(mine) else None
 
-    _, seat, last = drive(server, code, [p["token"] for p in players], stop)
+    match_id, seat, last = drive(server, code, [p["token"] for p in players], stop)
     assert seat is not None
     card = _single_play(last["view"])
     asker = open_seat(new_page, server, code, players[seat])
@@ -54,3 +54,8 @@ def test_takeback_agreed_in_second_browser_card_back_in_hand(server, new_page, s
     assert asker.locator(f".trick [data-card='{card}']").count() == 0
     assert prompt.count() == 0
     assert not asker.errors and not other.errors
+    # The match history says so, in the player's words.
+    asker.goto(f"{server}/#/match/{match_id}")
+    line = asker.locator("[data-role=takebacks] li")
+    line.wait_for()
+    assert "took back" in line.inner_text() and "agreed by all" in line.inner_text()
