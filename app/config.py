@@ -69,6 +69,7 @@ class Settings(BaseSettings):
     bot_think_ms: float = 800  # the strong bot's time budget per action
     takeover_level: str = "basic"  # the bot that plays for a player past the turn timeout
     turn_timeout: float = 0.0  # default of a new room's takeover_seconds; 0: no takeover
+    takeback_seconds: float = 30.0  # an open take-back request expires after this long
 
 
 @lru_cache

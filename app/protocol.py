@@ -1,9 +1,9 @@
 """The websocket messages, as pydantic models with a ``type`` discriminator.
 
 Client → server: ``hello`` (alias ``resume``), ``action``, ``chat``, ``ping``,
-``back``, ``takeover``.
+``back``, ``takeover``, ``takeback``, ``takeback_answer``.
 Server → client: ``welcome``, ``view``, ``delta``, ``ack``, ``error``, ``chat``,
-``presence``, ``room``, ``timer``, ``pong``.  Every server message carries ``version``:
+``presence``, ``room``, ``timer``, ``takeback``, ``takeback_done``, ``pong``.  Every server message carries ``version``:
 the number of actions applied in the room's current match (0 without one)
 and ``match``, that match's id (or null).  README.md "Server" documents them.
 """
@@ -57,7 +57,19 @@ class TakeoverIn(_In):
     seat: int = Field(ge=0, le=16)
 
 
-ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn, Field(discriminator="type")]
+class TakebackIn(_In):
+    """Ask to take back one's own last action (app/rooms/takeback.py)."""
+    type: Literal["takeback"]
+
+
+class TakebackAnswer(_In):
+    """Agree to or decline the open take-back request."""
+    type: Literal["takeback_answer"]
+    agree: bool
+
+
+ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn | TakebackIn | TakebackAnswer,
+                          Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 
@@ -142,13 +154,31 @@ class RoomMsg(_Out):
     room: dict[str, Any]  # the same shape as GET /api/rooms/{code}
 
 
+class TakebackMsg(_Out):
+    """A take-back request is open: ``asker`` wants action ``seq`` (``action`` of ``seat``)
+    taken back; ``waiting``: the seats whose answer is awaited; it expires in ``expires_in`` s."""
+    type: Literal["takeback"] = "takeback"
+    seq: int
+    action: str
+    seat: int
+    asker: str
+    waiting: list[int]
+    expires_in: float
+
+
+class TakebackDone(_Out):
+    type: Literal["takeback_done"] = "takeback_done"
+    seq: int
+    result: Literal["undone", "declined", "expired"]
+
+
 class Pong(_Out):
     type: Literal["pong"] = "pong"
     nonce: str | int | None = None
 
 
 ServerMessage = Annotated[Welcome | ViewMsg | Delta | Ack | Error | ChatOut | Presence | RoomMsg
-                          | Timer | Pong,
+                          | Timer | TakebackMsg | TakebackDone | Pong,
                           Field(discriminator="type")]
 #: Validates what the server sends (the server builds plain dicts for speed; tests check them).
 server_message = TypeAdapter(ServerMessage)
@@ -167,5 +197,7 @@ RATE_LIMITED = "rate_limited"
 CHAT_INVALID = "chat_invalid"
 NOT_HOST = "not_host"  # a host-only message (takeover) from somebody else
 INTERNAL = "internal"
+TAKEBACK_REFUSED = "takeback_refused"  # a take-back request or answer refused (the reason is the message)
+TAKEBACK_OPEN = "takeback_open"  # an action while a take-back request is open: nothing applied
 
 DELTA = "delta"  # hello.accept: this connection takes delta messages

@@ -26,7 +26,8 @@ def with_invite(room: dict, request: Request) -> dict:
 @router.post("", response_model=RoomPublic, status_code=201)
 async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     room = await run_in_threadpool(kozyr.rooms.create_room, player, body.variant, body.options,
-                                   body.seats, body.take_seat, body.takeover_seconds, body.rated)
+                                   body.seats, body.take_seat, body.takeover_seconds, body.rated,
+                                   body.takeback)
     return with_invite(room, request)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -37,6 +37,9 @@ class RoomCreate(BaseModel):
         None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
         "(until the player acts or reconnects); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
     rated: bool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
+    takeback: Literal["off", "agree"] | None = Field(
+        None, description="take-backs: off, or by agreement of every other person seated; "
+        "default: agree, but off in a rated room")
 
 
 class SeatPublic(BaseModel):
@@ -79,6 +82,7 @@ class RoomPublic(BaseModel):
     created_at: str
     takeover_seconds: float | None = None
     rated: bool = False
+    takeback: str = "agree"
 
 
 class BotSeat(BaseModel):
@@ -135,6 +139,8 @@ class MatchDetail(MatchSummary):
     scoresheet: list[dict[str, Any]]
     role_table: list[dict[str, Any]]
     deals: list[dict[str, Any]] = Field(description="every finished deal step by step (rule C-5)")
+    takebacks: list[dict[str, Any]] = Field(
+        default_factory=list, description="take-backs: seq, undone (its seq), seat, action, text")
 
 
 class Health(BaseModel):

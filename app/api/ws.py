@@ -175,5 +175,9 @@ async def _session(kozyr: Kozyr, conn: Conn) -> None:
             await kozyr.matches.send_state(conn)
         elif isinstance(msg, p.Back):
             await kozyr.rooms.back(conn)
+        elif isinstance(msg, p.TakebackIn):
+            await kozyr.takebacks.ask(conn)
+        elif isinstance(msg, p.TakebackAnswer):
+            await kozyr.takebacks.answer(conn, msg.agree)
         elif isinstance(msg, p.TakeoverIn):
             await kozyr.rooms.take_over(conn, msg.seat)

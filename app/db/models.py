@@ -66,6 +66,8 @@ class Room(Base):
     takeover_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     # Finished matches of this room move the players' ratings (app/ratings.py; migration 0011).
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Take-backs: "off" | "agree" (by agreement of every other person seated; migration 0013).
+    takeback: Mapped[str] = mapped_column(String(8), default="agree", server_default="agree")
 
 
 class Seat(Base):

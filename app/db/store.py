@@ -259,7 +259,7 @@ def room_snapshot(s: Session, room: m.Room) -> dict:
     return {
         "id": room.id, "code": room.code, "variant": room.variant, "options": room.options,
         "seat_count": room.seat_count, "takeover_seconds": room.takeover_seconds,
-        "rated": bool(room.rated),
+        "rated": bool(room.rated), "takeback": room.takeback or "agree",
         "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
         "seats": [{"seat": r[0], "player": r[1], "name": r[2], "level": r[3],
                    "bot_key": m.bot_key(r[3], r[4])} for r in rows],

@@ -13,11 +13,31 @@ from sqlalchemy.orm import Session
 from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
+from .live import undone_target
+from .takeback import masked
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
 
 EXPORT_FORMAT = "kozyr-match/1"
+
+
+def takebacks(actions: list, seats: list[dict], *, finished: bool) -> list[dict]:
+    """The match's take-backs, each as the history shows it (every one logged was agreed by all).
+    Until the match is over their cards are written ``??`` (rule C-5: an undone action may
+    have been face down)."""
+    names = {s["seat"]: s["name"] for s in seats}
+    by_seq = {a.seq: a for a in actions}
+    out = []
+    for a in actions:
+        target = undone_target(a.action)
+        if target is not None and target in by_seq:
+            undone = by_seq[target]
+            action = undone.action if finished else masked(undone.action)
+            name = names.get(undone.seat) or f"seat {undone.seat}"
+            out.append({"seq": a.seq, "undone": target, "seat": undone.seat, "action": action,
+                        "text": f"{name} took back {action}, agreed by all"})
+    return out
 
 
 class History:
@@ -48,6 +68,7 @@ class History:
             info = self.summary(s, row)
             actions = store.actions_of(s, row.id)
             info["version"] = len(actions)
+            info["takebacks"] = takebacks(actions, info["seats"], finished=row.status == "finished")
         # A separate engine object: the live match is never touched outside its lock.
         return info, row, self.k.replayed(row, actions)
 

@@ -18,11 +18,11 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Connection
 
-from engine import find_variant
+from engine import IllegalAction, find_variant
 from engine.core import Match as EngineMatch
 
 from ..db import models as m
@@ -30,6 +30,33 @@ from ..db import store
 from ..db.session import Database
 
 log = logging.getLogger("kozyr.match")
+
+#: A take-back in the action log: ``undo:<seq>`` undoes the action logged at ``seq``
+#: (app/rooms/takeback.py).  It raises the version like any action.
+UNDO = "undo:"
+
+
+def undone_target(action: str) -> int | None:
+    """The seq an ``undo:<seq>`` entry undoes (None: an ordinary action)."""
+    if not action.startswith(UNDO):
+        return None
+    return int(action[len(UNDO):])
+
+
+def played_log(rows: list) -> list:
+    """The log minus take-backs: the rows the engine applies, in order (rule C-3).
+    The one place that reads ``undo:`` entries when a match is rebuilt from its log
+    (the live match, history, export)."""
+    kept: list = []
+    for row in rows:
+        target = undone_target(row.action)
+        if target is None:
+            kept.append(row)
+        elif kept and kept[-1].seq == target:
+            kept.pop()
+        else:
+            raise RuntimeError(f"undo:{target} at {row.seq} does not undo the last action")
+    return kept
 
 
 class Duplicate(Exception):
@@ -88,6 +115,8 @@ class LiveMatch:
         self.preset_deals = row.preset_deals
         self.lock = asyncio.Lock()
         self.engine: EngineMatch = self._new_engine()
+        self.log: list[LoggedAction] = []  # every entry of the action log, take-backs too
+        self.takeback: Any = None  # the open take-back request (app/rooms/takeback.py), if any
         self.acks: dict[tuple[int, str], int] = {}
         self.saved_scores = 0
         self.saved_roles = 0
@@ -104,13 +133,25 @@ class LiveMatch:
 
     @property
     def version(self) -> int:
-        return len(self.engine.actions)
+        return len(self.log)
+
+    def rebuilt(self, rows: list) -> EngineMatch:
+        """A fresh engine match with the log ``rows`` applied (take-backs skipped)."""
+        engine = self._new_engine()
+        for row in played_log(rows):
+            engine.apply(row.seat, row.action)
+        return engine
 
     def _replay(self, rows: list) -> None:
         for row in rows:
             if row.seq != self.version:
                 raise RuntimeError(f"match {self.id}: action log has a gap at {self.version}")
-            self.engine.apply(row.seat, row.action)
+            entry = LoggedAction(row.seq, row.seat, row.action, row.client_id)
+            if undone_target(row.action) is not None:
+                self.engine = self.rebuilt([*self.log, entry])
+            else:
+                self.engine.apply(row.seat, row.action)
+            self.log.append(entry)
             if row.client_id:
                 self.acks[(row.seat, row.client_id)] = row.seq
 
@@ -135,7 +176,7 @@ class LiveMatch:
     def reload(self, db: Database) -> None:
         """Throw the in-memory state away and rebuild it from the database."""
         fresh = LiveMatch.load(db, self.id)
-        self.engine, self.acks = fresh.engine, fresh.acks
+        self.engine, self.acks, self.log = fresh.engine, fresh.acks, fresh.log
         self.saved_scores, self.saved_roles = fresh.saved_scores, fresh.saved_roles
         self.finished = fresh.finished
 
@@ -176,7 +217,15 @@ class LiveMatch:
         if expect is not None and self.version != expect:
             raise Stale(self.version)
         seq = self.version
-        self.engine.apply(seat, action)  # IllegalAction: nothing changed
+        entry = LoggedAction(seq, seat, action, client_id)
+        if undone_target(action) is not None:  # a take-back agreed (app/rooms/takeback.py)
+            last = self.log[-1] if self.log else None
+            if last is None or undone_target(last.action) is not None or last.seq != undone_target(action):
+                raise IllegalAction(f"{action} does not undo the last action")
+            self.engine = self.rebuilt([*self.log, entry])
+        else:
+            self.engine.apply(seat, action)  # IllegalAction: nothing changed
+        self.log.append(entry)
         pending = Pending(seq, seat, action, client_id, self.saved_scores, self.saved_roles, False)
         over = self.engine.is_over()
         if over or self._rows_may_have_changed():

@@ -27,7 +27,7 @@ from engine import IllegalAction
 from .. import protocol as p
 from .hub import Conn, dumps
 from .journal import GroupCommitJournal, journal_for
-from .live import Duplicate, LiveMatch, Stale, view_delta
+from .live import Duplicate, LiveMatch, Stale, undone_target, view_delta
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
@@ -78,10 +78,13 @@ class MatchLoop:
 
     async def submit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
                      expected_version: int | None, *, conn: Conn | None = None,
-                     received: float | None = None, still: Callable[[], bool] | None = None) -> int | None:
+                     received: float | None = None, still: Callable[[], bool] | None = None,
+                     takeback: bool = False) -> int | None:
         """Apply, commit, acknowledge and show one action of ``seat``; its seq, or None
         if it was refused (the sender got the error) or ``still()`` said no (a bot whose
-        moment has passed).  ``client_id`` None: a bot's action."""
+        moment has passed).  ``client_id`` None: a bot's action.  ``takeback``: the
+        ``undo:<seq>`` of an agreed take-back (app/rooms/takeback.py), the only
+        entry applied while a take-back request is open."""
         k = self.kozyr
         received = time.perf_counter() if received is None else received
 
@@ -94,6 +97,13 @@ class MatchLoop:
 
         async with live.lock:
             if still is not None and not still():
+                return None
+            if not takeback and undone_target(action) is not None:
+                refuse(p.ILLEGAL, "a take-back is asked with the takeback message")
+                return None
+            if not takeback and live.takeback is not None:
+                if conn is not None:  # a bot waits silently (poked when the request closes)
+                    refuse(p.TAKEBACK_OPEN, "a take-back request is open; nothing is applied until it is answered")
                 return None
             if (expected_version is not None and expected_version != live.version
                     and k.fanout is not None):
@@ -212,6 +222,8 @@ class MatchLoop:
             timer = self.kozyr.bots.timer_message(live)
             if timer is not None:
                 conn.send(timer)
+            if live.takeback is not None:  # an open take-back request (app/rooms/takeback.py)
+                conn.send(live.takeback.message(live, conn.seat))
         return live
 
     async def stop(self) -> None:

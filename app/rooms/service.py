@@ -51,8 +51,9 @@ from ..ratings import Ratings
 from .bots import SLOTS, BotRunner, bot_name
 from .history import History
 from .hub import Conn, Hub
-from .live import LiveMatch
+from .live import LiveMatch, played_log
 from .loop import MatchLoop
+from .takeback import Takebacks
 
 if TYPE_CHECKING:  # pragma: no cover
     from .fanout import RedisFanout
@@ -139,6 +140,7 @@ class RoomService:
                        "takeover": s["seat"] in takeover} for s in snap["seats"]],
             "takeover_seconds": snap["takeover_seconds"],
             "rated": snap.get("rated", False),
+            "takeback": snap.get("takeback", "agree"),
             "status": "waiting" if match is None else match["status"],
             "match": None if match is None else {
                 "id": match["id"], "number": match["number"], "status": match["status"],
@@ -236,7 +238,7 @@ class RoomService:
 
     def create_room(self, player: m.Player, variant_id: str, options: dict | None,
                     seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
-                    rated: bool = False) -> dict:
+                    rated: bool = False, takeback: str | None = None) -> dict:
         """(A worker thread.)  A new room; the host takes seat 0 if ``take_seat``."""
         try:
             variant = find_variant(variant_id)
@@ -258,6 +260,8 @@ class RoomService:
             room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
                                      else self.settings.turn_timeout) or None
             room.rated = rated
+            # A rated room allows take-backs only when it says so (README, take-backs).
+            room.takeback = takeback or ("off" if rated else "agree")
             s.flush()
             snap = store.room_snapshot(s, room)
         self.snapshots[snap["code"]] = snap  # (a dict assignment: safe from a worker thread)
@@ -426,6 +430,7 @@ class Kozyr:
         self.hub = Hub()
         self.fanout: RedisFanout | None = None  # when REDIS_URL is set
         self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
+        self.takebacks = Takebacks(self)  # take-back requests and votes (takeback.py)
         self.live = self.matches.live
         self.rooms = RoomService(self)
         self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
@@ -575,7 +580,7 @@ class Kozyr:
         match = find_variant(row.variant).new_match(
             row.seat_count, seed=row.seed, options=row.options, first_dealer=row.first_dealer,
             preset_deals=row.preset_deals)
-        for a in actions:
+        for a in played_log(actions):  # take-backs skipped (app/rooms/live.py)
             match.apply(a.seat, a.action)
         if row.status == "finished":
             with self._replay_lock:

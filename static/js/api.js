@@ -64,8 +64,8 @@ const enc = encodeURIComponent;
 
 export const api = {
   variants: () => req('GET', '/variants'),
-  createRoom: (variant, seats, options, takeoverSeconds) => req('POST', '/rooms', {
-    variant, seats, options, take_seat: true, takeover_seconds: takeoverSeconds ?? undefined }),
+  createRoom: (variant, seats, options, takeoverSeconds, extra = {}) => req('POST', '/rooms', {
+    variant, seats, options, take_seat: true, takeover_seconds: takeoverSeconds ?? undefined, ...extra }),
   room: (code) => req('GET', `/rooms/${enc(code)}`),
   takeSeat: (code, seat) => req('POST', `/rooms/${enc(code)}/seats/${seat}`),
   leaveSeat: (code, seat) => req('DELETE', `/rooms/${enc(code)}/seats/${seat}`),

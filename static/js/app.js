@@ -65,7 +65,7 @@ class RoomPage {
     this.socket = null;
     this.draft = { levels: {}, takeover: undefined };  // the lobby's unsent choices survive a redraw
     this.store = new Store({
-      room: null, view: null, presence: null, timer: null, busy: false, chooser: null, confirm: null,
+      room: null, view: null, presence: null, timer: null, busy: false, chooser: null, confirm: null, takeback: null,
       showLast: false, help: false, summaryDeal: null, lang: getLang(), version: null, side: null, unread: 0,
     });
     this.chat = new ChatBox((text) => this.socket && this.socket.chat(text),
@@ -147,6 +147,11 @@ class RoomPage {
         this.store.update({ timer: msg.seat === null || msg.seat === undefined ? null
           : { seat: msg.seat, deadline: Date.now() + msg.seconds * 1000, total: msg.total } });
         break;
+      case 'takeback': this.store.update({ takeback: msg }); break;
+      case 'takeback_done':
+        this.store.update({ takeback: null });
+        toast(t(`takeback_${msg.result}`));
+        break;
       case 'chat': this.chat.add(msg); break;
       case 'error': if (!msg.client_id) toast(errorText(msg)); break;
       case 'pong': break;
@@ -218,6 +223,7 @@ class RoomPage {
     if (this.state.busy || !this.socket) return;
     this.store.update({ busy: true, chooser: null, confirm: null });
     const res = await this.socket.act(action);
+    if (res.type === 'ack') this.lastAck = res.version;  // the Undo button shows while it is the latest
     if (res.type === 'error') {
       this.store.update({ busy: false });
       toast(errorText(res));
@@ -252,6 +258,9 @@ class RoomPage {
       toggleHelp: () => this.store.update({ help: !this.state.help }),
       dismissSummary: () => this.dismissSummary(),
       back: () => this.socket && this.socket.back(),
+      takeback: () => this.socket && this.socket.takeback(),
+      takebackAnswer: (agree) => this.socket && this.socket.takebackAnswer(agree),
+      myLast: () => this.lastAck,
       takeover: (seat) => this.socket && this.socket.takeover(seat),
       rematch: () => this.roomCall(() => api.rematch(this.code)),
       isHost: () => this.isHost(),

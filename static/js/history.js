@@ -287,6 +287,9 @@ function historyBody(detail, family, { link }) {
         h('span', { class: 'muted', text: ` · ${t('status_' + detail.status)} · ${new Date(detail.created_at).toLocaleString()}` })),
       h('p', { class: 'players' }, names.map((nm, s) => h('span', { class: 'player-chip', text: nm, 'data-seat': s }))),
       winners ? h('p', { class: 'winners', text: t('winners', { names: winners }) }) : null,
+      (detail.takebacks || []).length ? h('ul', { class: 'takebacks muted small', 'data-role': 'takebacks' },
+        detail.takebacks.map((x) => h('li', { text: t('took_back', {
+          name: names[x.seat] || `#${x.seat + 1}`, action: actionLabel(x.action, (s) => names[s] || `#${s + 1}`) }) }))) : null,
       h('p', { class: 'muted small' }, h('a', { href: `/api/matches/${encodeURIComponent(detail.id)}/export.txt`, text: t('export') + ' (txt)' }),
         ' · ', h('a', { href: `/api/matches/${encodeURIComponent(detail.id)}/export.json`, text: 'JSON' }))),
     h('div', { class: 'history-grid' },

@@ -239,6 +239,11 @@ function createRoomForm(variants, ctx) {
   famSel.addEventListener('change', fillVariants);
   varSel.addEventListener('change', fillVariant);
   seatSel.addEventListener('change', showSeats);
+  // Rated rooms and take-backs (README "Take-backs"): a rated room allows them only when it says so.
+  const rated = h('input', { type: 'checkbox', name: 'rated' });
+  const takebackSel = h('select', { name: 'takeback' },
+    ['agree', 'off'].map((v) => h('option', { value: v, text: t(`takeback_opt_${v}`) })));
+  rated.addEventListener('change', () => { takebackSel.value = rated.checked ? 'off' : 'agree'; });
   const form = h('form', { class: 'create-room', 'data-role': 'create-room' },
     h('div', { class: 'row' },
       h('label', { class: 'field' }, t('game'), famSel),
@@ -246,6 +251,9 @@ function createRoomForm(variants, ctx) {
       h('label', { class: 'field' }, t('seats_n'), seatSel)),
     presetBox, optBox,
     h('label', { class: 'field takeover' }, t('takeover_seconds'), takeover),
+    h('div', { class: 'row' },
+      h('label', { class: 'field check' }, rated, t('rated_room')),
+      h('label', { class: 'field' }, t('takeback_option'), takebackSel)),
     h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -253,7 +261,8 @@ function createRoomForm(variants, ctx) {
     for (const x of changed()) if (!(x.el.hidden)) options[x.name] = x.value();
     try {
       const secs = takeover.value.trim() === '' ? undefined : Number(takeover.value);
-      const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs);
+      const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs,
+        { rated: rated.checked, takeback: takebackSel.value });
       ctx.navigate(room.invite_path);
     } catch (ex) {
       err.textContent = errorText(ex);

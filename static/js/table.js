@@ -187,10 +187,11 @@ export class Table {
     this.centerRow = new Region(h('div', { class: 'center-row' }));
     this.log = new Region(h('div', { class: 'log-box' }));
     this.controls = new Region(h('div', { class: 'controls' }));
+    this.takeback = new Region(h('div', { class: 'takeback-box' }));
     this.hand = new Region(h('div', { class: 'hand-box' }));
     this.center = h('div', { class: 'center' }, this.info.el, this.banners.el, this.help.el,
       h('div', { class: 'mid' }, this.trick.el, this.summary.el), this.centerRow.el, this.log.el);
-    this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.controls.el, this.hand.el);
+    this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.takeback.el, this.controls.el, this.hand.el);
     this.el.replaceChildren(this.opponents, this.center, this.me);
     this.builtFor = `${n}:${base}`;
   }
@@ -239,6 +240,10 @@ export class Table {
     this.centerRow.render(JSON.stringify([lang, view.face_up, view.talon_size, !!view.last_trick, state.showLast]),
       () => this.centerRowEl(view, fam, state));
     this.log.render(JSON.stringify([lang, names, (view.log || []).slice(-3)]), () => this.logEl(view));
+    const lastEntry = (view.log || []).slice(-1)[0];
+    const lastMine = !!(lastEntry && isSeat(view.seat) && lastEntry[0] === view.seat && state.version === this.ctx.myLast());
+    this.takeback.render(JSON.stringify([lang, names, state.takeback, lastMine, view.seat, state.busy]),
+      () => this.takebackEl(view, state, lastMine));
     if (!isSeat(view.seat)) {
       this.controls.render(JSON.stringify([lang, names, view.to_act, view.phase, 'spectator']),
         () => [this.promptEl(view, groups, false), h('p', { class: 'muted spectating-note', text: t('spectating') })]);
@@ -453,6 +458,27 @@ export class Table {
       if (a.to === null || b.to === null) return 0;
       return ((a.to - me + n) % n) - ((b.to - me + n) % n);
     });
+  }
+
+  // Take-backs (README "Take-backs"): the server decides what may be taken back;
+  // the asker's Undo shows after his own last action, the others answer the request.
+  takebackEl(view, state, lastMine) {
+    const req = state.takeback;
+    if (req) {
+      const text = suitedText(t('takeback_asks', { name: req.asker, action: actionLabel(req.action, this.ctx.name) }));
+      if (isSeat(view.seat) && req.waiting.includes(view.seat)) {
+        return h('div', { class: 'confirm takeback-prompt', 'data-role': 'takeback-prompt', role: 'alertdialog' },
+          h('span', { class: 'confirm-q' }, text),
+          h('button', { type: 'button', class: 'btn primary', 'data-role': 'takeback-agree',
+            onclick: () => this.ctx.takebackAnswer(true), text: t('takeback_agree') }),
+          h('button', { type: 'button', class: 'btn ghost', 'data-role': 'takeback-decline',
+            onclick: () => this.ctx.takebackAnswer(false), text: t('takeback_decline') }));
+      }
+      return h('p', { class: 'muted', 'data-role': 'takeback-waiting' }, text, ' ', t('takeback_waiting'));
+    }
+    if (!lastMine || state.busy) return null;
+    return h('button', { type: 'button', class: 'btn small ghost', 'data-role': 'takeback',
+      onclick: () => this.ctx.takeback(), text: t('takeback_undo') });
   }
 
   controlsEl(view, groups, state) {
