@@ -100,3 +100,5 @@ def _redeal_as_dealt(m, seat: int, rng: random.Random) -> None:
             break
     for cards, new in zip(places, deal, strict=True):
         cards[:] = new
+    # the copy's deal as dealt is its own (the sitter scores the talon as dealt, M-20)
+    m._dealt = {"hands": [list(h) for h in m.hands], "talon": list(m.talon)}

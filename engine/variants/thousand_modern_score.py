@@ -212,7 +212,7 @@ class ScoreMixin(ModernState):
             "marriages": [[s, suit] for s, suit, _ in self.marriages],
             "scores": [totals[s] - self.before[s] for s in range(n)], "totals": list(totals),
         }
-        self._dealt["struck"] = self._struck
+        self._dealt = {**self._dealt, "struck": self._struck}  # _dealt is shared by copies
         self._struck = []
         if any(self._reaches(x) for x in totals):  # M-29 (T-29)
             top = max(totals)
