@@ -11,8 +11,10 @@ Before the talon is taken every hand is still as dealt, and the redeal
 requests of M-6 are public: a seat that was asked holds a qualifying hand, a
 seat that was passed over does not (the seats after the one being asked are
 not known yet).  The hidden cards are dealt again until the hands agree with
-that **[reading of M-6]**.  After the talon the requests are not used (the
-dealt hands can no longer be told apart from the gives); see the report.
+that **[reading of M-6]**.  After the talon the same is done where the copy
+can work the dealt hands out: for the declarer (he made the gives) and with
+two seats; an opponent with three or four seats does not know the other
+opponent's face-down give, and there the requests are not used.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import random
 from . import thousand_hidden
 
 TRIES = 4000
+TRIES_AFTER = 300
 
 
 def redeal_hidden(m, seat: int, rng: random.Random) -> None:
@@ -34,6 +37,40 @@ def redeal_hidden(m, seat: int, rng: random.Random) -> None:
     if m.stage in ("strike", "bidding", "take"):
         _redeal_as_dealt(m, seat, rng)
         return
+    _redeal_after_talon(m, seat, rng)
+
+
+def _dealt_hand(m, s: int) -> list[str] | None:
+    """Seat ``s``'s hand as dealt, worked out in the copy; None where the copy
+    cannot tell (a face-down give the seat did not see, 3 and 4 seats)."""
+    played = [c for c, p in m.played_by.items() if p == s]
+    if s != m.declarer:
+        got = [c for r, c in m.gives if r == s]
+        held = m.hands[s] + played
+        return [c for c in held if c not in got]
+    if m.seats != 2:
+        return None
+    return [c for c in m.hands[s] + played + m.discards if c not in m.shown]
+
+
+def _redeal_after_talon(m, seat: int, rng: random.Random) -> None:
+    """thousand_hidden's deal, drawn again until the dealt hands agree with the
+    redeal requests where the copy can tell: every hand when ``seat`` is the
+    declarer (he made the gives), and with two seats (M-6)."""
+    yes, no = _known_requests(m)
+    known = [s for s in sorted(yes | no) if s != seat]
+    if not known or (seat != m.declarer and m.seats != 2):
+        thousand_hidden.redeal_hidden(m, seat, rng)
+        return
+    places = [m.hands[s] for s in range(m.seats) if s != seat] + [m.talon, m.discards, m.aside]
+    saved = [list(cards) for cards in places]
+    for _ in range(TRIES_AFTER):
+        thousand_hidden.redeal_hidden(m, seat, rng)
+        dealt = {s: _dealt_hand(m, s) for s in known}
+        if all(h is None or m._qualifies(h) == (s in yes) for s, h in dealt.items()):
+            return
+        for cards, old in zip(places, saved, strict=True):
+            cards[:] = old
     thousand_hidden.redeal_hidden(m, seat, rng)
 
 

@@ -505,3 +505,17 @@ def test_garbage_is_rejected_without_change_C6_M32():
     assert m.view(0) == before
 
 
+
+
+def test_determinize_keeps_who_was_asked_after_the_talon_M6():
+    nines = preset(3, 2, {0: "AH TH KH QH JH AD AC", 1: "9S 9C 9D 9H KS QS JS"},
+                   talon="TD KD QD")
+    m = new(3, presets=[nines], redeal_nines=True)
+    act(m, "1 accept", "0 bid:100", "1 pass", "2 pass", "0 give:KD>1", "0 give:QD>2",
+        "0 contract:100", "0 play:AH")
+    rng = random.Random(5)
+    for _ in range(10):
+        twin = m.determinize(0, rng)  # the declarer: seat 1's dealt hand had four nines
+        dealt = [c for c in twin.hands[1] + [c for c, p in twin.played_by.items() if p == 1]
+                 if c != "KD"]
+        assert sum(c[0] == "9" for c in dealt) == 4
