@@ -453,7 +453,11 @@ class Match:
         if cached is None:
             if type(seat) is not int or not 0 <= seat < self.seats:
                 self._check_seat(seat)  # raises ValueError
-            cached = self._legal(seat) if (not self.over and seat in self._to_act()) else []
+            if self.over or seat not in self._to_act():
+                cached = []
+            else:  # the stage's method straight from the table (the hot path), else the hook
+                fn = self._legal_of.get(self.stage)
+                cached = fn(self, seat) if fn is not None else self._legal(seat)
             self._legal_cache[seat] = cached
         return cached.copy()
 
@@ -468,7 +472,12 @@ class Match:
             self._reject(seat, action)
         self._legal_cache = {}
         self.actions.append((seat, action))
-        self._do(seat, action)
+        do = self._do_of.get(self.stage)
+        if do is None:
+            self._do(seat, action)
+            return
+        act = _PARSED.get(action) or Action.parse(action)  # _do, inlined (the hot path)
+        do[act.kind](self, seat, act)
 
     def _reject(self, seat: int, action: object) -> None:
         if not isinstance(action, str):
@@ -777,7 +786,9 @@ class Match:
         raise NotImplementedError
 
     def _legal(self, seat: int) -> list[str]:
-        """That seat's legal actions: the stage's ``legal`` method (``STAGES``)."""
+        """That seat's legal actions: the stage's ``legal`` method (``STAGES``).
+        ``legal_actions`` calls the table itself; a family overrides this hook
+        only for stages it leaves out of ``STAGES`` (so does ``_do``)."""
         return self._legal_of[self.stage](self, seat)
 
     def _do(self, seat: int, action: str) -> None:

@@ -5,7 +5,7 @@ bidding cap, the follow rules, the rounding and the fixed scores.  The match
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ..cards import card_strengths, make_deck
 from ..tricks import FollowRule
@@ -35,13 +35,12 @@ FOLLOW_1000 = FollowRule(must_trump=True, why_follow=_WHY_FOLLOW, why_trump=_WHY
                          why_beat="you must beat the highest card of the led suit (rule T-22)")
 
 
-def marriages_held(hand: Iterable[str]) -> list[str]:
+def marriages_held(hand: Collection[str]) -> list[str]:
     """The suits whose K and Q are both in ``hand`` (rule T-3)."""
-    cards = set(hand)
-    return [s for s in "SCDH" if "K" + s in cards and "Q" + s in cards]
+    return [s for s in "SCDH" if "K" + s in hand and "Q" + s in hand]
 
 
-def bid_cap(hand: Iterable[str]) -> int:
+def bid_cap(hand: Collection[str]) -> int:
     """Rule T-10: 120 without a marriage; plus the value of every marriage held."""
     return BASE_CAP + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
 
