@@ -38,9 +38,12 @@ FOLLOW_BEAT = FollowRule(must_trump=True, why_follow=FOLLOW.why_follow, why_trum
                          must_beat=True,
                          why_beat="you must beat the highest card of the led suit (rule M-15)")
 
-_CALLS = {"bid": "_do_call", "blind": "_do_call", "pass": "_do_call"}
-_QUIT = {"writeoff": "_do_writeoff"}
 NO_CAP = 400  # M-7: bid_cap = none
+_CALLS = {"bid": "_do_call", "blind": "_do_call", "pass": "_do_call"}
+# The wire forms, built once (the search bots list legal actions very often).
+CODES = {kind: {a: f"{kind}:{a}" for a in range(0, NO_CAP + 1, 5)} for kind in ("bid", "contract")}
+GIVE_CODES = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(4)}
+_QUIT = {"writeoff": "_do_writeoff"}
 BLIND_BID = 120  # M-5
 GOLDEN_BID = 120  # M-9
 OPENING_BID = 100  # M-4
@@ -232,7 +235,8 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         return BASE_CAP + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
 
     def _calls(self, low: int, high: int, prefix: str) -> list[str]:
-        return [f"{prefix}:{a}" for a in self.amounts if low <= a <= high]
+        codes = CODES[prefix]
+        return [codes[a] for a in self.amounts if low <= a <= high]
 
     def _legal_bidding(self, seat: int) -> list[str]:
         if not self.opened:
@@ -334,7 +338,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _legal_give(self, seat: int) -> list[str]:
         done = {r for r, _ in self.gives}
         hand = self.hands[seat]
-        acts = [f"give:{c}>{r}" for r in self._opponents() if r not in done for c in hand]
+        acts = [GIVE_CODES[c, r] for r in self._opponents() if r not in done for c in hand]
         acts = self._with_quits(acts)
         return acts + ["strike"] if self._may_strike_talon() else acts
 

@@ -27,6 +27,7 @@ import random
 from . import thousand_hidden
 
 TRIES = 4000
+TRIES_AFTER = 300
 
 
 def redeal_hidden(m, seat: int, rng: random.Random) -> None:
@@ -40,7 +41,7 @@ def redeal_hidden(m, seat: int, rng: random.Random) -> None:
         _redeal_as_dealt(m, seat, rng)
         return
     check = _request_checks(m, seat)
-    for _ in range(TRIES if check else 1):
+    for _ in range(TRIES_AFTER if check else 1):
         thousand_hidden.redeal_hidden(m, seat, rng)
         if not check or _agrees_dealt(m, seat, check):
             return

@@ -9,10 +9,11 @@ from __future__ import annotations
 from ..actions import Action
 from ..core import public_entry
 from ..tricks import is_trumped, winning_play
-from .thousand_cards import STRENGTH, SUIT_CARDS
+from .thousand_cards import DECK, STRENGTH, SUIT_CARDS
 from .thousand_modern_state import ModernState, card_of
 
 ACES = ("AS", "AC", "AD", "AH")
+PLAY_CODES = {c: "play:" + c for c in DECK}
 
 
 class PlayMixin(ModernState):
@@ -22,9 +23,10 @@ class PlayMixin(ModernState):
 
     def _legal_play(self, seat: int) -> list[str]:
         hand = self.hands[seat]
+        codes = PLAY_CODES
         if self.trick:
-            return ["play:" + c for c in self._playable(hand)]
-        acts = ["play:" + c for c in hand]
+            return [codes[c] for c in self._playable(hand)]
+        acts = [codes[c] for c in hand]
         if self._may_declare(seat):
             for suit in "SCDH":  # M-16
                 if "K" + suit in hand and "Q" + suit in hand:

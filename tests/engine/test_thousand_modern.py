@@ -320,8 +320,12 @@ def test_golden_deals_M9():
     assert row["golden"] and row["written"] == [240, 0, 0]
     assert [r["golden"] for r in m.scoresheet()] == [True]
     assert m.view(0)["golden"] and m.view(0)["deal"] == 2  # deals 1..n
-    m2 = new(3, golden=True, start_total_1=880)  # M-9 / M-12: golden contract is 120
-    assert m2.view(0)["golden"]
+    # M-9 / M-12 / M-25: 120 whatever the floor; rule 1 uses the doubled score (+240)
+    m = new(3, presets=[sweep(2, 3)], golden=True, start_total_0=880, goal_strict=True)
+    act(m, "0 give:KD>1", "0 give:9C>2")
+    assert m.legal_actions(0) == ["contract:120"]
+    row = play_sweep(m, 120)
+    assert row["totals"][0] == 1120 and row["events"][0] == ["barrel_off"] and m.is_over()
 
 
 # -- the talon (M-10, M-11, M-12, M-13, M-14) ---------------------------------------
@@ -369,15 +373,10 @@ def test_contract_and_barrel_floor_M12():
     act(m, "0 bid:100", "1 pass", "2 pass", "0 give:KD>1", "0 give:TD>2")
     assert m.legal_actions(0)[0] == "contract:130"
     # the floor even above the cap: no marriage in hand
-    hand = preset(3, 2, {0: "AS AC AD 9H JH JD JC"})
-    m = new(3, presets=[hand], start_total_0=880, goal_strict=True)
-    act(m, "0 bid:100", "1 pass", "2 pass")
-    gives = [a for a in m.legal_actions(0) if a.startswith("give:")]
-    act(m, f"0 {gives[0]}")
-    act(m, f"0 {[a for a in m.legal_actions(0) if a.startswith('give:')][0]}")
-    cards = m.hands[0]
-    if not [s for s in "SCDH" if "K" + s in cards and "Q" + s in cards]:
-        assert [a for a in m.legal_actions(0) if a.startswith("contract")] == ["contract:125"]
+    m = new(3, presets=[preset(3, 2, {0: "AS AC AD 9H JH JD JC"}, talon="9S 9C 9D")],
+            start_total_0=880, goal_strict=True)
+    act(m, "0 bid:100", "1 pass", "2 pass", "0 give:9S>1", "0 give:9C>2")
+    assert [a for a in m.legal_actions(0) if a.startswith("contract")] == ["contract:125"]
 
 
 def test_talon_strike_M13():
@@ -437,9 +436,7 @@ def test_ace_marriage_M17():
     aces = preset(3, 2, {0: "AS AC AD AH 9H JH JD"}, talon="KH QH 9D")
     m = new(3, presets=[aces], ace_marriage=True, marriage_first_lead=True)
     act(m, "0 bid:100", "1 pass", "2 pass")
-    gives = [a for a in m.legal_actions(0) if a.startswith("give:") and a[5] == "9"]
     act(m, "0 give:9H>1", "0 give:9D>2")
-    assert gives
     act(m, "0 contract:100")
     assert {"marriage:AS", "marriage:AH"} <= set(m.legal_actions(0))
     act(m, "0 marriage:AS")
@@ -505,3 +502,17 @@ def test_garbage_is_rejected_without_change_C6_M32():
     assert m.view(0) == before
 
 
+
+
+def test_determinize_keeps_who_was_asked_after_the_talon_M6():
+    nines = preset(3, 2, {0: "AH TH KH QH JH AD AC", 1: "9S 9C 9D 9H KS QS JS"},
+                   talon="TD KD QD")
+    m = new(3, presets=[nines], redeal_nines=True)
+    act(m, "1 accept", "0 bid:100", "1 pass", "2 pass", "0 give:KD>1", "0 give:QD>2",
+        "0 contract:100", "0 play:AH")
+    rng = random.Random(5)
+    for _ in range(10):
+        twin = m.determinize(0, rng)  # the declarer: seat 1's dealt hand had four nines
+        dealt = [c for c in twin.hands[1] + [c for c, p in twin.played_by.items() if p == 1]
+                 if c != "KD"]
+        assert sum(c[0] == "9" for c in dealt) == 4

@@ -314,3 +314,13 @@ def test_good_options_M31_M35(variant, opts):
 def test_start_totals_in_view_M31_M33():
     m = new("tysiac-pl", seats=4, start_total_0=100, start_total_3=-50)
     assert m.view(None)["totals"] == [100, 0, 0, -50]
+
+
+def test_two_seats_start_on_the_barrel_M31_M26():
+    # both start at T; nobody mounts in deal 1, so nobody is knocked off
+    m = new("thousand-ru", presets=[strong(0)], start_total_0=880, start_total_2=880)
+    v = m.view(None)
+    assert v["on_barrel"] == [True, False, True] and v["barrel_left"] == [3, None, 3]
+    row = strong_deal(m, 220)
+    assert row["totals"] == [880, 220, 880] and row["barrel_left"] == [2, None, 2]
+    assert row["events"] == [[], [], []] and row["bolts"] == [0, 0, 0]

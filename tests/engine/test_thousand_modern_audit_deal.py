@@ -514,3 +514,25 @@ def test_must_beat_lifted_once_trumped_M15():
     assert legal(m) == ["play:KD"]  # no heart: must trump
     do(m, "play:KD")
     assert sorted(legal(m)) == ["play:9H", "play:KH", "play:QH"]  # trumped: any heart
+
+
+def test_gives_hidden_from_sitter_and_hand_sorted_M10_ENGINE_API():
+    m = new("thousand-ru", seats=4, presets=[strong(0, 4)], blind=False)
+    do(m, "bid:100", "pass", "pass", "give:AD>2", "give:TD>3")
+    assert m.view(0)["log"][-2:] == [[1, "give:??>2"], [1, "give:??>3"]]
+    assert m.view(None)["log"][-2:] == [[1, "give:??>2"], [1, "give:??>3"]]
+    assert m.view(3)["log"][-2:] == [[1, "give:??>2"], [1, "give:TD>3"]]
+    assert m.view(0)["hand"] == [] and m.view(0)["hand_sizes"] == [0, 8, 8, 8]
+    assert m.view(1)["hand"] == ["AS", "TS", "AC", "TC", "AH", "TH", "KH", "QH"]
+    assert m.view(2)["hand"] == ["KS", "QS", "9S", "KC", "QC", "9C", "AD", "9D"]
+
+
+def test_talon_strike_four_seats_sitter_scores_nothing_M13_M34():
+    low4 = {"hands": [[], *LOW_TALON["hands"][1:], LOW_TALON["hands"][0]], "rest": LOW_TALON["rest"]}
+    m = new("thousand-ru", seats=4, presets=[low4, strong(0, 4)], blind=False)
+    do(m, "bid:100", "pass", "pass", "strike")
+    v = m.view(None)
+    assert m.scoresheet() == [] and v["totals"] == [0, 0, 0, 0] and v["deal"] == 1
+    assert v["last_deal"]["scores"] == [0, 0, 0, 0]
+    row = strong_deal(m, 220)
+    assert row["written"] == [30, 220, 0, 0] and len(m.history()[0]["struck"]) == 1
