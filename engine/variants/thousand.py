@@ -33,6 +33,7 @@ from .thousand_cards import (
     NEAR_850,
     STRENGTH,
     bid_cap,
+    put_deal_keys,
     round_to_5,
     round_to_10,
 )
@@ -166,19 +167,9 @@ class ThousandMatch(ThousandPlay):
     WHY_NO_QUIT: ClassVar[str] = ""
 
     def _view_extra(self, seat: int | None, v: dict) -> None:
-        v["trick"] = [[s, c] for s, c in self.trick]
-        v["trump"] = self.trump
+        put_deal_keys(self, v)
         v["face_up"] = list(self.shown) if self.stage != "play" else []
-        v["bids"] = [[s, call] for s, call in self.bids]
-        v["declarer"] = self.declarer
-        v["bid"] = self.bid
         v["forced"] = self.forced
-        v["contract"] = self.contract
-        v["marriages"] = [[s, suit] for s, suit, _ in self.marriages]
-        v["talon_size"] = len(self.talon)
-        v["active"] = list(self.active)
-        v["tricks_won"] = list(self.tricks_won)
-        v["goal"] = self.goal
 
     def _locations(self) -> dict[str, list[str]]:
         locs = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}

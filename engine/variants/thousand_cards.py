@@ -6,6 +6,7 @@ bidding cap, the follow rules, the rounding and the fixed scores.  The match
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from typing import Any
 
 from ..cards import card_strengths, make_deck
 from ..tricks import FollowRule
@@ -59,3 +60,20 @@ def round_to_10(points: int, five_up: bool = True) -> int:
     rest = points % 10
     up = rest > 5 or (rest == 5 and five_up)
     return points - rest + (10 if up else 0)
+
+
+def put_deal_keys(m: Any, v: dict) -> None:
+    """The keys every Тысяча view (classic and modern) shows of the deal in play (rule C-5:
+    all public): the trick, trump, bids, declarer, bid, contract, marriages, talon size,
+    the active seats, tricks won and the goal."""
+    v["trick"] = [[s, c] for s, c in m.trick]
+    v["trump"] = m.trump
+    v["bids"] = [[s, call] for s, call in m.bids]
+    v["declarer"] = m.declarer
+    v["bid"] = m.bid
+    v["contract"] = m.contract
+    v["marriages"] = [[s, suit] for s, suit, _ in m.marriages]
+    v["talon_size"] = len(m.talon)
+    v["active"] = list(m.active)
+    v["tricks_won"] = list(m.tricks_won)
+    v["goal"] = m.goal

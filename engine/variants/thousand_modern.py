@@ -27,7 +27,15 @@ from ..actions import Action
 from ..core import Match, Stage, Variant, deal_cards_round, register
 from ..tricks import FollowRule
 from . import thousand_hidden, thousand_modern_hidden, thousand_modern_play, thousand_modern_score
-from .thousand_cards import BASE_CAP, DECK, MARRIAGE_VALUE, STRENGTH, card_points, marriages_held
+from .thousand_cards import (
+    BASE_CAP,
+    DECK,
+    MARRIAGE_VALUE,
+    STRENGTH,
+    card_points,
+    marriages_held,
+    put_deal_keys,
+)
 from .thousand_modern_options import START_TOTALS, check_options, options_for
 from .thousand_modern_state import card_of, number_of
 
@@ -432,18 +440,8 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _view_extra(self, seat: int | None, v: dict) -> None:
         o = self.options
         n = self.seats
-        v["trick"] = [[s, c] for s, c in self.trick]
-        v["trump"] = self.trump
+        put_deal_keys(self, v)
         v["face_up"] = list(self.shown) if self._phase() == "talon" else []
-        v["bids"] = [[s, call] for s, call in self.bids]
-        v["declarer"] = self.declarer
-        v["bid"] = self.bid
-        v["contract"] = self.contract
-        v["marriages"] = [[s, suit] for s, suit, _ in self.marriages]
-        v["talon_size"] = len(self.talon)
-        v["active"] = list(self.active)
-        v["tricks_won"] = list(self.tricks_won)
-        v["goal"] = self.goal
         v["totals"] = list(self.totals)
         v["bolts"] = list(self.bolts)
         v["falls"] = list(self.falls)
