@@ -19,6 +19,44 @@ function headRow(names, first, last = []) {
     last.map((x) => h('th', { class: 'contract-head', text: x })));
 }
 
+// The modern Тысяча's marks (M-30 row events): a glyph in the cell, its word in the title and
+// in the legend under the sheet.  Only what the row says is shown.
+const MARKS = {
+  barrel_on: '🛢', barrel_off: '🛢✓', barrel_fall: '🛢↓', knocked_off: '🛢⇣', zeroed: '→0', dump: '555→0',
+  bolt: '⚡', bolt_penalty: '⚡×3', writeoff: '✕', blind: '◐',
+};
+
+function marksOf(r, s) {
+  const out = [];
+  if (r.writeoff && r.declarer === s) out.push(['writeoff']);
+  if (r.blind && r.declarer === s) out.push(['blind']);
+  const ev = (r.events || [])[s] || [];
+  for (const e of ev) {
+    if (e === 'bolt' && ev.includes('bolt_penalty')) continue;
+    out.push([e, e === 'bolt' ? (r.bolts || [])[s] : null]);
+  }
+  const onBarrel = (r.on_barrel || [])[s];
+  if (onBarrel && !ev.includes('barrel_on')) out.push(['barrel_stay', (r.barrel_left || [])[s]]);
+  else if (ev.includes('barrel_on')) out[out.findIndex(([e]) => e === 'barrel_on')][1] = (r.barrel_left || [])[s];
+  return out;
+}
+
+function markEl([e, n]) {
+  const key = e === 'barrel_stay' ? 'barrel_on' : e;
+  const word = t('modern.ev.' + key);
+  const label = n !== null && n !== undefined ? `${word}: ${n}` : word;
+  return h('small', { class: `mark m-${key}`, 'data-event': key, title: label, 'aria-label': label,
+    text: MARKS[key] + (n !== null && n !== undefined ? String(n) : '') });
+}
+
+function legendEl(rows) {
+  const seen = new Set();
+  for (const r of rows) for (let s = 0; s < r.scores.length; s++) for (const [e] of marksOf(r, s)) seen.add(e === 'barrel_stay' ? 'barrel_on' : e);
+  if (!seen.size) return null;
+  return h('p', { class: 'sheet-legend muted', 'data-role': 'legend' }, t('modern.legend') + ': ',
+    [...seen].map((e) => h('span', { class: 'legend-item' }, h('b', { text: MARKS[e] }), ' ' + t('modern.ev.' + e) + ' ')));
+}
+
 function thousandSheet(rows, names) {
   const body = rows.map((r) => h('tr', null,
     h('td', { class: 'dealno', text: String(r.deal) }),
@@ -31,7 +69,8 @@ function thousandSheet(rows, names) {
         out ? h('small', { class: 'delta muted', text: ' —' })
           : h('small', { class: 'delta', text: ` ${signed(r.scores[s])}` }),
         r.declarer === s ? h('small', { class: 'contract-tag', text: ` ${r.contract ?? r.bid}${r.thrown ? ' ✗' : ''}${r.refused ? ' ✗' : ''}` }) : null,
-        marr.length ? h('span', { class: 'marr' }, marr) : null);
+        marr.length ? h('span', { class: 'marr' }, marr) : null,
+        marksOf(r, s).map(markEl));
     })));
   return h('table', { class: 'sheet thousand' }, h('thead', null, headRow(names, ['#'])), h('tbody', null, body));
 }
@@ -84,6 +123,7 @@ export function scoresEl(family, variant, data, names, tallies = null) {
     return h('div', { class: 'scores-wrap' }, emptyRow(roleTable(data.role_table || [], names, variant, tallies), names));
   }
   const rows = data.scoresheet || [];
-  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names), names));
+  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names), names),
+    family === 'king' ? null : legendEl(rows));
 }
 
