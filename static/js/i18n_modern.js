@@ -5,6 +5,7 @@
 
 const en = {
   modern: {
+    mark: { barrel_on: 'barrel', barrel_off: 'off', barrel_fall: 'fell', knocked_off: 'knocked', zeroed: '→0', dump: '555→0', bolt: 'bolt', bolt_penalty: 'bolt×3', writeoff: 'wrote off', blind: 'blind' },
     ev: {
       barrel_on: 'on the barrel', barrel_off: 'off the barrel', barrel_fall: 'fell off', knocked_off: 'knocked off',
       zeroed: 'third fall: 0', dump: 'dump: 0', bolt: 'bolt', bolt_penalty: 'third bolt', writeoff: 'wrote off',
@@ -40,6 +41,7 @@ const en = {
 
 const ru = {
   modern: {
+    mark: { barrel_on: 'бочка', barrel_off: 'слез', barrel_fall: 'упал', knocked_off: 'сбит', zeroed: '→0', dump: '555→0', bolt: 'болт', bolt_penalty: 'болт×3', writeoff: 'расп.', blind: 'тёмн.' },
     ev: {
       barrel_on: 'на бочке', barrel_off: 'слез с бочки', barrel_fall: 'упал с бочки', knocked_off: 'сбит с бочки',
       zeroed: 'третье падение: 0', dump: 'самосвал: 0', bolt: 'болт', bolt_penalty: 'третий болт', writeoff: 'расписал',
@@ -76,9 +78,10 @@ const ru = {
 
 const pl = {
   modern: {
+    mark: { barrel_on: 'beczka', barrel_off: 'zszedł', barrel_fall: 'spadł', knocked_off: 'zrzuc.', zeroed: '→0', dump: '555→0', bolt: 'kreska', bolt_penalty: 'kreska×3', writeoff: 'bomba', blind: 'ciemno' },
     ev: {
       barrel_on: 'na beczce', barrel_off: 'zszedł z beczki', barrel_fall: 'spadł z beczki', knocked_off: 'zrzucony z beczki',
-      zeroed: 'trzeci upadek: 0', dump: 'wywrotka: 0', bolt: 'kreska', bolt_penalty: 'trzecia kreska', writeoff: 'bomba',
+      zeroed: 'trzeci upadek: 0', dump: 'wywrotka: 0', bolt: 'kreska', bolt_penalty: 'trzecia kreska', writeoff: 'rezygnacja',
       blind: 'w ciemno', golden: 'złote',
     },
     say: {

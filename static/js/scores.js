@@ -19,12 +19,9 @@ function headRow(names, first, last = []) {
     last.map((x) => h('th', { class: 'contract-head', text: x })));
 }
 
-// The modern Тысяча's marks (M-30 row events): a glyph in the cell, its word in the title and
-// in the legend under the sheet.  Only what the row says is shown.
-const MARKS = {
-  barrel_on: '🛢', barrel_off: '🛢✓', barrel_fall: '🛢↓', knocked_off: '🛢⇣', zeroed: '→0', dump: '555→0',
-  bolt: '⚡', bolt_penalty: '⚡×3', writeoff: '✕', blind: '◐',
-};
+// The modern Тысяча's marks (M-30 row events): a short word in the cell, the long one in the
+// title and in the legend under the sheet.  Only what the row says is shown.
+// (the short word: modern.mark.<event> in i18n_modern.js; the long one: modern.ev.<event>)
 
 function marksOf(r, s) {
   const out = [];
@@ -46,7 +43,7 @@ function markEl([e, n]) {
   const word = t('modern.ev.' + key);
   const label = n !== null && n !== undefined ? `${word}: ${n}` : word;
   return h('small', { class: `mark m-${key}`, 'data-event': key, title: label, 'aria-label': label,
-    text: MARKS[key] + (n !== null && n !== undefined ? String(n) : '') });
+    text: t('modern.mark.' + key) + (n !== null && n !== undefined ? ` ${n}` : '') });
 }
 
 function legendEl(rows) {
@@ -54,7 +51,7 @@ function legendEl(rows) {
   for (const r of rows) for (let s = 0; s < r.scores.length; s++) for (const [e] of marksOf(r, s)) seen.add(e === 'barrel_stay' ? 'barrel_on' : e);
   if (!seen.size) return null;
   return h('p', { class: 'sheet-legend muted', 'data-role': 'legend' }, t('modern.legend') + ': ',
-    [...seen].map((e) => h('span', { class: 'legend-item' }, h('b', { text: MARKS[e] }), ' ' + t('modern.ev.' + e) + ' ')));
+    [...seen].map((e) => h('span', { class: 'legend-item' }, h('b', { text: t('modern.mark.' + e) }), ' — ' + t('modern.ev.' + e))));
 }
 
 function thousandSheet(rows, names) {

@@ -175,6 +175,14 @@ def test_strike_blind_writeoff_by_clicking_M5_M6_M14_M21_M30_M34(server, new_pag
         check_page(page, f"{lang} scoresheet")
         page.screenshot(path=str(screenshots / f"modern-sheet-{lang}-{viewport['width']}.png"), full_page=True)
 
+        # the "?" help of the modern phase (strike or bidding here), in words, no ids
+        if tool.is_visible():
+            tool.click()  # the phone: close the scores panel first
+        page.locator("[data-role='help']").click()
+        help_text = page.locator("[data-role='help-text']").inner_text()
+        assert len(help_text) > 80 and "modern." not in help_text and not re.search(RAW_TEXT, help_text), help_text
+        page.locator("[data-role='help']").click()
+
         # the same table in the other languages
         for other in ("en", "ru", "pl"):
             if other == lang:

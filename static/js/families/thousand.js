@@ -41,7 +41,7 @@ export default {
     if (marr.length) bits.push(h('span', { class: 'badge' }, t('marriage_word') + ' ', marr.map(([, suit]) => suitEl(suit))));
     if (view.tricks_won && view.phase === 'play') bits.push(h('span', { class: 'tricks', text: `${t('tricks')}: ${view.tricks_won[seat]}` }));
     if (isModern(view)) {
-      if ((view.on_barrel || [])[seat]) bits.push(h('span', { class: 'badge barrel', 'data-role': 'barrel', text: '🛢 ' + t('modern.stat.barrel', { n: view.barrel_left[seat] }) }));
+      if ((view.on_barrel || [])[seat]) bits.push(h('span', { class: 'badge barrel', 'data-role': 'barrel', text: t('modern.stat.barrel', { n: view.barrel_left[seat] }) }));
       if ((view.bolts || [])[seat]) bits.push(h('span', { class: 'badge bolts', 'data-role': 'bolts', text: t('modern.stat.bolts', { n: view.bolts[seat] }) }));
     }
     return bits;
@@ -105,8 +105,10 @@ export default {
     return [head, lines.length ? h('ul', { class: 'events', 'data-role': 'events' }, lines) : null, seatTable(n, ctx, [
       { head: t('card_points'), cls: 'num', cell: (s) => (r.sitting_out === s ? t('sits_out') : fmt((r.points_raw || r.points || [])[s] ?? '')) },
       { head: t('marriages'), cell: (s) => (r.marriages || []).filter(([x]) => x === s).map(([, suit]) => suitEl(suit)) },
+      // M-30: what each wrote before the barrel, the bolts and the dump changed it
+      Array.isArray(r.written) ? { head: t('modern.written'), cls: 'num', cell: (s) => signed(r.written[s]) } : null,
       { head: t('change'), cls: 'num', cell: (s) => changeCell(r, s) },
       { head: t('total_short'), cls: 'num', cell: (s) => fmt(r.totals[s]) },
-    ], (s) => (s === d ? 'declarer' : ''))];
+    ].filter(Boolean), (s) => (s === d ? 'declarer' : ''))];
   },
 };
