@@ -30,7 +30,8 @@ function marksOf(r, s) {
   const ev = (r.events || [])[s] || [];
   for (const e of ev) {
     if (e === 'bolt' && ev.includes('bolt_penalty')) continue;
-    out.push([e, e === 'bolt' ? (r.bolts || [])[s] : null]);
+    const count = e === 'bolt' ? (r.bolts || [])[s] : ['barrel_fall', 'knocked_off'].includes(e) ? (r.falls || [])[s] : null;
+    out.push([e, count || null]);
   }
   const onBarrel = (r.on_barrel || [])[s];
   if (onBarrel && !ev.includes('barrel_on')) out.push(['barrel_stay', (r.barrel_left || [])[s]]);
@@ -54,7 +55,24 @@ function legendEl(rows) {
     [...seen].map((e) => h('span', { class: 'legend-item' }, h('b', { text: t('modern.mark.' + e) }), ' — ' + t('modern.ev.' + e))));
 }
 
-function thousandSheet(rows, names) {
+// The modern variants' standing counters (view keys of M-33): barrel deals left, bolts,
+// falls, write-offs left, as of now, under the rows.
+function nowFoot(now, names) {
+  if (!now) return null;
+  const cell = (s) => {
+    const bits = [];
+    if ((now.on_barrel || [])[s]) bits.push(['barrel', now.barrel_left[s]]);
+    if ((now.bolts || [])[s]) bits.push(['bolts', now.bolts[s]]);
+    if ((now.falls || [])[s]) bits.push(['falls', now.falls[s]]);
+    const left = (now.writeoffs_left || [])[s];
+    if (typeof left === 'number') bits.push(['writeoffs', left]);
+    return h('td', { class: 'now' }, bits.map(([k, n]) => h('small', { class: `now-item n-${k}`, 'data-stat': k, text: t('modern.stat.' + k, { n }) })));
+  };
+  return h('tfoot', null, h('tr', { class: 'now-row', 'data-role': 'now' },
+    h('th', { text: '→', title: t('modern.now'), 'aria-label': t('modern.now') }), names.map((_, s) => cell(s))));
+}
+
+function thousandSheet(rows, names, now = null) {
   const body = rows.map((r) => h('tr', null,
     h('td', { class: 'dealno', text: String(r.deal) }),
     names.map((_, s) => {
@@ -69,7 +87,8 @@ function thousandSheet(rows, names) {
         marr.length ? h('span', { class: 'marr' }, marr) : null,
         marksOf(r, s).map(markEl));
     })));
-  return h('table', { class: 'sheet thousand' }, h('thead', null, headRow(names, ['#'])), h('tbody', null, body));
+  return h('table', { class: 'sheet thousand' }, h('thead', null, headRow(names, ['#'])), h('tbody', null, body),
+    rows.length ? nowFoot(now, names) : null);
 }
 
 function kingContract(r) {
@@ -120,7 +139,7 @@ export function scoresEl(family, variant, data, names, tallies = null) {
     return h('div', { class: 'scores-wrap' }, emptyRow(roleTable(data.role_table || [], names, variant, tallies), names));
   }
   const rows = data.scoresheet || [];
-  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names), names),
+  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names, data.now), names),
     family === 'king' ? null : legendEl(rows));
 }
 

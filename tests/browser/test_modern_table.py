@@ -4,7 +4,8 @@ the websocket.  The table shows what the view and the scoresheet rows say (M-30,
 the voided deal's summary, the write-off's sentence, the barrel's mark in the sheet.
 
 The deal's cards come from the server's seed; the policy below makes the three decisions as
-soon as the engine offers them (a strike needs a weak hand: ``redeal_weak_below`` at its top,
+soon as the engine offers them (the blind call first: it is offered only while nobody sits
+on the barrel; a strike needs a weak hand: ``redeal_weak_below`` at its top,
 40, makes one likely in the first deals)."""
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ def other_seat(view: dict, legal: list[str], rng: random.Random) -> str:
     return sorted(rest)[0] if rest and rest[0].startswith("bid:") else rng.choice(rest or legal)
 
 
+def blind_scored(table: WsTable) -> bool:
+    """A blind deal is in the sheet (one struck after the blind call has no row, M-34)."""
+    return any(r.get("blind") for r in table.view["scoresheet"])
+
+
 def play_to_goals(table: WsTable, page, me: int, done: dict) -> None:
     rng = random.Random(5)
     person = Player(page)
@@ -69,20 +75,20 @@ def play_to_goals(table: WsTable, page, me: int, done: dict) -> None:
         if "strike" in legal and not done["strike"]:
             click_confirmed(page, "strike")
             done["strike"] = True
-        elif "blind:120" in legal:
-            if done["strike"] and not done["blind"]:
+        elif "blind:120" in legal:  # offered while nobody sits on the barrel (M-5): take it at once
+            if not blind_scored(table):
                 click_confirmed(page, "blind:120")
                 done["blind"] = True
             else:
                 page.locator(".controls [data-action='bid:100']").click()
-        elif "writeoff" in legal and done["strike"] and done["blind"]:
+        elif "writeoff" in legal and done["strike"] and blind_scored(table):
             click_confirmed(page, "writeoff")
             done["writeoff"] = True
         elif "accept" in legal:
             page.locator(".controls [data-action='accept']").click()
         elif mine["phase"] == "bidding" and "pass" in legal:
             bids = sorted((a for a in legal if a.startswith("bid:")), key=lambda a: int(a[4:]))
-            want = done["strike"] and done["blind"] and bids  # to declare, then write off
+            want = done["strike"] and blind_scored(table) and bids  # to declare, then write off
             page.locator(f".controls [data-action='{bids[0] if want else 'pass'}']").click()
         else:
             person.move(state(page))
@@ -172,6 +178,12 @@ def test_strike_blind_writeoff_by_clicking_M5_M6_M14_M21_M30_M34(server, new_pag
         assert barrel.count() >= 1
         assert re.search(r"\d", barrel.first.inner_text()), "the barrel mark shows the deals left"
         assert page.locator("[data-role='legend']").count() == 1
+        # the counters as of now (M-33 view keys): write-offs left for every seat, the barrel's deals
+        now = table.views[me]["view"]
+        foot = sheet.locator("[data-role='now']")
+        assert foot.locator("[data-stat='writeoffs']").count() == 3
+        assert foot.locator("[data-stat='barrel']").count() == sum(bool(x) for x in now["on_barrel"])
+        assert str(now["writeoffs_left"][me]) in foot.locator("td").nth(me).inner_text()
         check_page(page, f"{lang} scoresheet")
         page.screenshot(path=str(screenshots / f"modern-sheet-{lang}-{viewport['width']}.png"), full_page=True)
 

@@ -43,6 +43,7 @@ export default {
     if (isModern(view)) {
       if ((view.on_barrel || [])[seat]) bits.push(h('span', { class: 'badge barrel', 'data-role': 'barrel', text: t('modern.stat.barrel', { n: view.barrel_left[seat] }) }));
       if ((view.bolts || [])[seat]) bits.push(h('span', { class: 'badge bolts', 'data-role': 'bolts', text: t('modern.stat.bolts', { n: view.bolts[seat] }) }));
+      if ((view.falls || [])[seat]) bits.push(h('span', { class: 'badge falls', 'data-role': 'falls', text: t('modern.stat.falls', { n: view.falls[seat] }) }));
     }
     return bits;
   },
@@ -68,7 +69,11 @@ export default {
   // The blind opening (M-5) is a call of its own: the engine lists it as "blind:120".
   prompt(view, kinds) { return [...kinds].some((k) => k.startsWith('blind')) ? t('do.blind') : null; },
 
-  scores(view, names) { return scoresEl('thousand', view.variant, { scoresheet: view.scoresheet }, names); },
+  scores(view, names) {
+    const now = isModern(view) ? { on_barrel: view.on_barrel, barrel_left: view.barrel_left, bolts: view.bolts, falls: view.falls,
+      writeoffs_left: view.writeoffs_left } : null;
+    return scoresEl('thousand', view.variant, { scoresheet: view.scoresheet, now }, names);
+  },
 
   // Declarer, contract, made / failed, card points, marriages, every player's change.
   summary(view, deal, ctx) {
