@@ -1,6 +1,7 @@
 // Russian, Polish and English: the interface and the game terms in the players' own words.
 
 import { LOBBY_WORDS } from './i18n_lobby.js';
+import { MODERN_WORDS } from './i18n_modern.js';
 
 const LANGS = ['ru', 'pl', 'en'];
 const KEY = 'kozyr.lang';
@@ -419,6 +420,7 @@ export function addStrings(dicts) {
 
 addStrings(TABLE);
 addStrings(LOBBY_WORDS);  // the lobby's, invite's and history's words (i18n_lobby.js)
+addStrings(MODERN_WORDS);  // the modern Тысяча's table words (i18n_modern.js)
 
 
 function pick() {

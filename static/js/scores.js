@@ -19,7 +19,60 @@ function headRow(names, first, last = []) {
     last.map((x) => h('th', { class: 'contract-head', text: x })));
 }
 
-function thousandSheet(rows, names) {
+// The modern Тысяча's marks (M-30 row events): a short word in the cell, the long one in the
+// title and in the legend under the sheet.  Only what the row says is shown.
+// (the short word: modern.mark.<event> in i18n_modern.js; the long one: modern.ev.<event>)
+
+function marksOf(r, s) {
+  const out = [];
+  if (r.writeoff && r.declarer === s) out.push(['writeoff']);
+  if (r.blind && r.declarer === s) out.push(['blind']);
+  const ev = (r.events || [])[s] || [];
+  for (const e of ev) {
+    if (e === 'bolt' && ev.includes('bolt_penalty')) continue;
+    const count = e === 'bolt' ? (r.bolts || [])[s] : ['barrel_fall', 'knocked_off'].includes(e) ? (r.falls || [])[s] : null;
+    out.push([e, count || null]);
+  }
+  const onBarrel = (r.on_barrel || [])[s];
+  if (onBarrel && !ev.includes('barrel_on')) out.push(['barrel_stay', (r.barrel_left || [])[s]]);
+  else if (ev.includes('barrel_on')) out[out.findIndex(([e]) => e === 'barrel_on')][1] = (r.barrel_left || [])[s];
+  return out;
+}
+
+function markEl([e, n]) {
+  const key = e === 'barrel_stay' ? 'barrel_on' : e;
+  const word = t('modern.ev.' + key);
+  const label = n !== null && n !== undefined ? `${word}: ${n}` : word;
+  return h('small', { class: `mark m-${key}`, 'data-event': key, title: label, 'aria-label': label,
+    text: t('modern.mark.' + key) + (n !== null && n !== undefined ? ` ${n}` : '') });
+}
+
+function legendEl(rows) {
+  const seen = new Set();
+  for (const r of rows) for (let s = 0; s < r.scores.length; s++) for (const [e] of marksOf(r, s)) seen.add(e === 'barrel_stay' ? 'barrel_on' : e);
+  if (!seen.size) return null;
+  return h('p', { class: 'sheet-legend muted', 'data-role': 'legend' }, t('modern.legend') + ': ',
+    [...seen].map((e) => h('span', { class: 'legend-item' }, h('b', { text: t('modern.mark.' + e) }), ' — ' + t('modern.ev.' + e))));
+}
+
+// The modern variants' standing counters (view keys of M-33): barrel deals left, bolts,
+// falls, write-offs left, as of now, under the rows.
+function nowFoot(now, names) {
+  if (!now) return null;
+  const cell = (s) => {
+    const bits = [];
+    if ((now.on_barrel || [])[s]) bits.push(['barrel', now.barrel_left[s]]);
+    if ((now.bolts || [])[s]) bits.push(['bolts', now.bolts[s]]);
+    if ((now.falls || [])[s]) bits.push(['falls', now.falls[s]]);
+    const left = (now.writeoffs_left || [])[s];
+    if (typeof left === 'number') bits.push(['writeoffs', left]);
+    return h('td', { class: 'now' }, bits.map(([k, n]) => h('small', { class: `now-item n-${k}`, 'data-stat': k, text: t('modern.stat.' + k, { n }) })));
+  };
+  return h('tfoot', null, h('tr', { class: 'now-row', 'data-role': 'now' },
+    h('th', { text: '→', title: t('modern.now'), 'aria-label': t('modern.now') }), names.map((_, s) => cell(s))));
+}
+
+function thousandSheet(rows, names, now = null) {
   const body = rows.map((r) => h('tr', null,
     h('td', { class: 'dealno', text: String(r.deal) }),
     names.map((_, s) => {
@@ -31,9 +84,11 @@ function thousandSheet(rows, names) {
         out ? h('small', { class: 'delta muted', text: ' —' })
           : h('small', { class: 'delta', text: ` ${signed(r.scores[s])}` }),
         r.declarer === s ? h('small', { class: 'contract-tag', text: ` ${r.contract ?? r.bid}${r.thrown ? ' ✗' : ''}${r.refused ? ' ✗' : ''}` }) : null,
-        marr.length ? h('span', { class: 'marr' }, marr) : null);
+        marr.length ? h('span', { class: 'marr' }, marr) : null,
+        marksOf(r, s).map(markEl));
     })));
-  return h('table', { class: 'sheet thousand' }, h('thead', null, headRow(names, ['#'])), h('tbody', null, body));
+  return h('table', { class: 'sheet thousand' }, h('thead', null, headRow(names, ['#'])), h('tbody', null, body),
+    rows.length ? nowFoot(now, names) : null);
 }
 
 function kingContract(r) {
@@ -84,6 +139,7 @@ export function scoresEl(family, variant, data, names, tallies = null) {
     return h('div', { class: 'scores-wrap' }, emptyRow(roleTable(data.role_table || [], names, variant, tallies), names));
   }
   const rows = data.scoresheet || [];
-  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names), names));
+  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names, data.now), names),
+    family === 'king' ? null : legendEl(rows));
 }
 

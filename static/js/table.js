@@ -37,6 +37,8 @@ export function suitedText(text) {
 }
 
 const isSeat = (x) => x !== null && x !== undefined;
+// The phase's rule help: the family may name its own key (the modern Тысяча's phases).
+const helpKey = (view, fam) => (fam.helpKey && fam.helpKey(view)) || `rules.${fam.name}.${view.phase}`;
 const mineToAct = (view) => !!view && isSeat(view.seat) && (view.to_act || []).includes(view.seat);
 const sameTrick = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
 
@@ -300,7 +302,7 @@ export class Table {
   }
 
   infoStrip(view, fam, state) {
-    const hasHelp = typeof t(`rules.${fam.name}.${view.phase}`) === 'string' && t(`rules.${fam.name}.${view.phase}`) !== view.phase;
+    const hasHelp = typeof t(helpKey(view, fam)) === 'string' && t(helpKey(view, fam)) !== view.phase;
     return h('div', { class: 'info-strip' },
       h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
       fam.infoItems(view, this.ctx),
@@ -310,7 +312,7 @@ export class Table {
 
   helpBox(view, fam, state) {
     if (!state.help) return null;
-    const text = t(`rules.${fam.name}.${view.phase}`);
+    const text = t(helpKey(view, fam));
     if (typeof text !== 'string' || text === view.phase) return null;
     return h('div', { class: 'help', 'data-role': 'help-text' },
       h('p', { text }),
@@ -408,6 +410,7 @@ export class Table {
     let text;
     if (kinds.has('give')) text = view.phase === 'talon' ? t('do.give') : view.phase === 'tribute' ? t('do.tribute') : t('do.pool');
     else if (min('contract')) text = t('do.contract', { n: min('contract').n });
+    else if (this.ctx.family().prompt && this.ctx.family().prompt(view, kinds)) text = this.ctx.family().prompt(view, kinds);
     else if (min('bid')) text = t('do.bid', { n: min('bid').n });
     else if (kinds.has('take_pair')) text = t('do.take_pair');
     else if (kinds.has('discard')) text = t('do.discard');
@@ -420,6 +423,8 @@ export class Table {
     else if (kinds.has('play') || kinds.has('marriage')) text = t('do.play');
     else if (kinds.has('throw')) text = t('do.throw');
     else text = t('do.other');
+    if (kinds.has('writeoff')) text += ' ' + t('do.or_writeoff');
+    if (kinds.has('strike') && !kinds.has('accept')) text += ' ' + t('do.or_strike');
     return h('div', { class: 'prompt mine', 'data-role': 'prompt', text });
   }
 
