@@ -74,11 +74,16 @@ def test_oversized_messages_up_to_the_hard_cap_get_too_large(server):
             assert err["code"] == "too_large", size
             ws.send(json.dumps({"type": "ping", "nonce": size}))
             assert next_of("pong")["nonce"] == size  # the connection stays
-        ws.send("x" * (4 * 1024 * 1024 + 1))  # over the hard cap
+        # Over the hard cap: the server refuses the frame from its header and closes with
+        # 1009.  The client may still be sending the rest of the 4 MiB when the socket goes,
+        # and then the close frame is lost with the reset: the send itself fails.  Either
+        # way the connection must end (a recv timeout would fail the test).
         with pytest.raises(ConnectionClosed) as closed:
+            ws.send("x" * (4 * 1024 * 1024 + 1))
             while True:
                 ws.recv(timeout=20)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        if closed.value.rcvd is not None:
+            assert closed.value.rcvd.code == 1009
     finally:
         ws.close()
 
