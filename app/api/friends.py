@@ -28,6 +28,15 @@ MAX_ID = 2**31 - 1  # ids are 32-bit integers in both databases
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
 
 
+async def _of_player(kozyr, player_id: int, fn):
+    """``fn(session)`` in a worker thread, after checking the player exists (404 otherwise)."""
+    def read():
+        with kozyr.db.read() as s:
+            _player(s, player_id)
+            return fn(s)
+    return await run_in_threadpool(read)
+
+
 def _player(s, player_id: int) -> m.Player:
     row = s.get(m.Player, player_id)
     if row is None:
@@ -58,34 +67,22 @@ async def rating_history(player_id: PlayerId, family: str, kozyr: KozyrDep,
                                                     description="page on: the last id of the page before")
                          ) -> list[dict]:
     """The rating's history in one family, newest first (``before``: keyset paging)."""
-    def read() -> list[dict]:
-        with kozyr.db.read() as s:
-            _player(s, player_id)
-            rows = sql.rating_history(s, player_id, family, limit, before)
-            return [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in rows]
-    return await run_in_threadpool(read)
+    rows = await _of_player(kozyr, player_id, lambda s: sql.rating_history(s, player_id, family, limit, before))
+    return [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in rows]
 
 
 @router.get("/{player_id}/head-to-head")
 async def head_to_head(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
                        offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
     """Everybody the player finished matches with: how many, how often placed ahead / behind."""
-    def read() -> list[dict]:
-        with kozyr.db.read() as s:
-            _player(s, player_id)
-            return sql.head_to_head(s, player_id, limit, offset)
-    return await run_in_threadpool(read)
+    return await _of_player(kozyr, player_id, lambda s: sql.head_to_head(s, player_id, limit, offset))
 
 
 @router.get("/{player_id}/finished")
 async def finished(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
                    offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
     """The player's finished matches, newest first: variant, seat, place, total."""
-    def read() -> list[dict]:
-        with kozyr.db.read() as s:
-            _player(s, player_id)
-            return sql.match_list(s, player_id, limit, offset)
-    return await run_in_threadpool(read)
+    return await _of_player(kozyr, player_id, lambda s: sql.match_list(s, player_id, limit, offset))
 
 
 CSV_FIELDS = ["finished_at", "match", "variant", "family", "seat", "place", "total", "room"]

@@ -33,6 +33,7 @@ from .thousand_cards import (
     NEAR_850,
     STRENGTH,
     bid_cap,
+    next_bidder,
     put_deal_keys,
     round_to_5,
     round_to_10,
@@ -219,12 +220,7 @@ class ThousandMatch(ThousandPlay):
         if len(left) == 1:
             self._end_bidding(left[0])
             return
-        i = self.calling.index(seat)
-        for k in range(1, len(self.calling) + 1):
-            nxt = self.calling[(i + k) % len(self.calling)]
-            if nxt not in self.passed:
-                self.turn = nxt
-                return
+        self.turn = next_bidder(self.calling, self.passed, seat)
 
     def _end_bidding(self, declarer: int) -> None:
         self.declarer = self.turn = declarer

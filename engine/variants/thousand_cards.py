@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..cards import card_strengths, make_deck
+from ..core import EngineError
 from ..tricks import FollowRule
 
 RANKS_LOW_TO_HIGH = "9JQKTA"  # rule T-1: A, T, K, Q, J, 9 high to low
@@ -77,3 +78,14 @@ def put_deal_keys(m: Any, v: dict) -> None:
     v["active"] = list(m.active)
     v["tricks_won"] = list(m.tricks_won)
     v["goal"] = m.goal
+
+
+def next_bidder(calling: list[int], passed: Collection[int], seat: int) -> int:
+    """The next seat after ``seat``, in calling order, that has not passed (rule T-11:
+    passing is final).  Called while at least two seats are still bidding."""
+    i = calling.index(seat)
+    for k in range(1, len(calling) + 1):
+        nxt = calling[(i + k) % len(calling)]
+        if nxt not in passed:
+            return nxt
+    raise EngineError("nobody is left to bid")

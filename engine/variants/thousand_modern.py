@@ -34,6 +34,7 @@ from .thousand_cards import (
     STRENGTH,
     card_points,
     marriages_held,
+    next_bidder,
     put_deal_keys,
 )
 from .thousand_modern_options import START_TOTALS, check_options, options_for
@@ -276,12 +277,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
             self.blind_deal = self.blind_seat == left[0]
             self._end_bidding(left[0], self.high)
             return
-        i = self.calling.index(seat)
-        for k in range(1, len(self.calling) + 1):
-            nxt = self.calling[(i + k) % len(self.calling)]
-            if nxt not in self.passed:
-                self.turn = nxt
-                return
+        self.turn = next_bidder(self.calling, self.passed, seat)
 
     def _end_bidding(self, declarer: int, bid: int) -> None:
         self.declarer = self.turn = declarer
