@@ -28,12 +28,10 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	KOZYR_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser/test_screenshots.py $(PYTEST_ARGS)
 
-# mypy on app: errors in the engine modules it follows are silenced here (mypy engine is
-# the engine's own gate); drop --follow-imports=silent once `mypy app` is clean as a whole.
 lint: $(STAMP)
 	$(BIN)/ruff check engine app tests bench
 	$(BIN)/mypy engine
-	$(BIN)/mypy app --follow-imports=silent
+	$(BIN)/mypy app
 
 clean:
 	rm -rf $(VENV) .pytest_cache kozyr.db
