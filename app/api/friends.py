@@ -29,16 +29,17 @@ PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
 
 
 async def _of_player(kozyr, player_id: int, fn):
-    """``fn(session)`` in a worker thread, after checking the player exists (404 otherwise)."""
+    """``fn(conn)`` in a worker thread on a bare Connection (Core selects, no ORM session),
+    after checking the player exists (404 otherwise)."""
     def read():
-        with kozyr.db.read() as s:
-            _player(s, player_id)
-            return fn(s)
+        with kozyr.db.engine.connect() as c:
+            _player(c, player_id)
+            return fn(c)
     return await run_in_threadpool(read)
 
 
-def _player(s, player_id: int) -> m.Player:
-    row = s.get(m.Player, player_id)
+def _player(c, player_id: int) -> dict:
+    row = sql.player_row(c, player_id)
     if row is None:
         raise UnknownPlayer(f"no player {player_id}")
     return row
@@ -50,58 +51,80 @@ async def page(player_id: PlayerId, kozyr: KozyrDep) -> dict:
     ``stats``: Тысяча contracts made / average contract / marriages, Кинг average per
     contract, Король reigns as each title."""
     def read() -> dict:
-        with kozyr.db.read() as s:
-            p = _player(s, player_id)
-            ratings = [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in sql.ratings_of(s, player_id)]
-            totals = sql.totals_of(s, player_id)
-            return {"player": {"id": p.id, "name": p.name, "bot_key": p.bot_key},
-                    "ratings": ratings, "record": sql.record_by_family(s, player_id, totals),
-                    "stats": sql.family_stats(s, player_id, totals)}
+        with kozyr.db.engine.connect() as c:
+            p = _player(c, player_id)
+            ratings = [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in sql.ratings_of(c, player_id)]
+            totals = sql.totals_of(c, player_id)
+            return {"player": p, "ratings": ratings, "record": sql.record_by_family(c, player_id, totals),
+                    "stats": sql.family_stats(c, player_id, totals)}
     return await run_in_threadpool(read)
 
 
+Family = Annotated[str, Path(max_length=32, description="a family: thousand, king, korol")]
+
+
 @router.get("/{player_id}/ratings/{family}")
-async def rating_history(player_id: PlayerId, family: str, kozyr: KozyrDep,
+async def rating_history(player_id: PlayerId, family: Family, kozyr: KozyrDep,
                          limit: int = Query(100, ge=1, le=1000),
                          before: int | None = Query(None, ge=1, le=MAX_ID,
                                                     description="page on: the last id of the page before")
                          ) -> list[dict]:
-    """The rating's history in one family, newest first (``before``: keyset paging)."""
-    rows = await _of_player(kozyr, player_id, lambda s: sql.rating_history(s, player_id, family, limit, before))
+    """The rating's history in one family, newest first, ``n``: the player's n-th rated
+    match there (``before``: keyset paging)."""
+    rows = await _of_player(kozyr, player_id, lambda c: sql.rating_history(c, player_id, family, limit, before))
     return [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in rows]
+
+
+@router.get("/{player_id}/ratings/{family}/chart")
+async def rating_chart(player_id: PlayerId, family: Family, kozyr: KozyrDep,
+                       points: int = Query(120, ge=2, le=1000, description="at most this many points")) -> dict:
+    """The rating's history for a chart, oldest first: every rated match when there are at
+    most ``points``, else ``points`` of them spread evenly from the first to the last
+    (``n`` says which; ``matches``: how many there are)."""
+    out = await _of_player(kozyr, player_id, lambda c: sql.rating_chart(c, player_id, family, points))
+    for x in out["points"]:
+        x["ordinal"] = ordinal(x["mu"], x["sigma"])
+    return out
 
 
 @router.get("/{player_id}/head-to-head")
 async def head_to_head(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
                        offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
-    """Everybody the player finished matches with: how many, how often placed ahead / behind."""
-    return await _of_player(kozyr, player_id, lambda s: sql.head_to_head(s, player_id, limit, offset))
+    """Everybody the player finished matches with: how many, how often placed ahead / behind
+    (most matches together first)."""
+    return await _of_player(kozyr, player_id, lambda c: sql.head_to_head(c, player_id, limit, offset))
 
 
 @router.get("/{player_id}/finished")
 async def finished(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
-                   offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
-    """The player's finished matches, newest first: variant, seat, place, total."""
-    return await _of_player(kozyr, player_id, lambda s: sql.match_list(s, player_id, limit, offset))
+                   before: str | None = Query(None, min_length=1, max_length=32,
+                                              description="page on: the last match id of the page before"),
+                   offset: int = Query(0, ge=0, le=MAX_ID, description="(older clients) rows to skip")
+                   ) -> list[dict]:
+    """The player's finished matches, newest first: variant, seat, place, total.  Page on
+    with ``before`` (keyset: as fast on the 500th page as on the first); 422
+    ``unknown_cursor`` if it is not one of the player's finished matches."""
+    return await _of_player(kozyr, player_id, lambda c: sql.match_list(c, player_id, limit, offset, before))
 
 
 CSV_FIELDS = ["finished_at", "match", "variant", "family", "seat", "place", "total", "room"]
+CSV_PAGE = 1000
 
 
 @router.get("/{player_id}/matches.csv", response_class=Response,
             responses={200: {"content": {"text/csv": {}}}})
 async def matches_csv(player_id: PlayerId, kozyr: KozyrDep) -> Response:
-    """Every finished match of the player as CSV (newest first)."""
+    """Every finished match of the player as CSV, newest first (the columns of ``finished``)."""
     def read() -> str:
         out = io.StringIO()
         w = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
         w.writeheader()
-        with kozyr.db.read() as s:
-            _player(s, player_id)
-            offset = 0
-            while rows := sql.match_list(s, player_id, 1000, offset):
+        with kozyr.db.engine.connect() as c:
+            _player(c, player_id)
+            before = None
+            while rows := sql.match_list(c, player_id, CSV_PAGE, before=before):
                 w.writerows(rows)
-                offset += len(rows)
+                before = rows[-1]["match"]
         return out.getvalue()
     body = await run_in_threadpool(read)
     return Response(body, media_type="text/csv; charset=utf-8",
@@ -169,25 +192,3 @@ async def dismiss(call_id: Annotated[int, Path(ge=1, le=MAX_ID)], player: Player
     if not await run_in_threadpool(write):
         raise Missing(f"no call {call_id} of yours")
     return Response(status_code=204)
-
-
-@others.get("/api/matches/{match_id}/scoresheet.csv", response_class=Response,
-            responses={200: {"content": {"text/csv": {}}}})
-async def scoresheet_csv(match_id: str, kozyr: KozyrDep) -> Response:
-    """The scoresheet (a row per finished deal: scores and totals per seat) and, where the
-    family has one, the role table (a row per round: each seat's title and tricks)."""
-    detail = await run_in_threadpool(kozyr.history.detail, match_id)
-    names = [x["name"] for x in detail["seats"]]
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["deal", "dealer", *[f"{n} score" for n in names], *[f"{n} total" for n in names]])
-    for row in detail["scoresheet"]:
-        scores, totals = row.get("scores") or [], row.get("totals") or []
-        w.writerow([row.get("deal"), row.get("dealer"), *scores, *totals])
-    if detail["role_table"]:
-        w.writerow([])
-        w.writerow(["round", *[f"{n} title" for n in names], *[f"{n} tricks" for n in names]])
-        for row in detail["role_table"]:
-            w.writerow([row.get("round"), *(row.get("titles") or []), *(row.get("tricks") or [])])
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.csv"'})

@@ -3,6 +3,8 @@ exports (app/rooms/history.py; rule C-5 there)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from typing import Any
 
@@ -76,6 +78,72 @@ async def export_json(match_id: str, kozyr: KozyrDep) -> Response:
 async def export_txt(match_id: str, kozyr: KozyrDep) -> str:
     data = await run_in_threadpool(kozyr.history.export, match_id)
     return export_text(data)
+
+
+def _cell(value) -> object:
+    """A CSV cell: numbers as they are, other values as text, and text a spreadsheet
+    would take for a formula (=, +, -, @ first) quoted with a leading apostrophe."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    text = value if isinstance(value, str) else _plain(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _columns(rows: list[dict], skip: tuple[str, ...], seats: int) -> list[tuple[str, bool]]:
+    """The rows' own columns after ``skip``, in first-seen order: (key, per seat) — a key
+    whose every value is a list of one scalar per seat gets a column per seat."""
+    keys: dict[str, bool] = {}
+    for row in rows:
+        for key, value in row.items():
+            if key in skip:
+                continue
+            per_seat = (isinstance(value, list) and len(value) == seats
+                        and all(v is None or isinstance(v, str | int | float) for v in value))
+            keys[key] = keys.get(key, True) and per_seat
+    return list(keys.items())
+
+
+def scoresheet_csv_text(detail: dict) -> str:
+    """The scoresheet as CSV, a row per finished deal: deal, dealer, each seat's score and
+    total, then the variant's own columns (contract, declarer, bid, ...; per-seat lists
+    as a column per seat); then, where the family has one, a blank line and the role
+    table, a row per round: each seat's title and tricks (and any further columns)."""
+    names = [_cell(x["name"]) for x in detail["seats"]]
+    n = len(names)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+
+    def table(rows: list[dict], first: tuple[str, ...], per_seat: dict[str, str]) -> None:
+        extra = _columns(rows, first + tuple(per_seat), n)
+        w.writerow([*first, *[f"{name} {label}" for label in per_seat.values() for name in names],
+                    *[f"{name} {k}" if seat_wise else k for k, seat_wise in extra
+                      for name in (names if seat_wise else [None])]])
+        for row in rows:
+            cells = [_cell(row.get(k)) for k in first]
+            for k in per_seat:
+                values = row.get(k) or []
+                cells += [_cell(values[i]) if i < len(values) else None for i in range(n)]
+            for k, seat_wise in extra:
+                if seat_wise:
+                    cells += [_cell(v) for v in (row.get(k) or [None] * n)]
+                else:
+                    cells.append(_cell(row.get(k)))
+            w.writerow(cells)
+
+    table(detail["scoresheet"], ("deal", "dealer"), {"scores": "score", "totals": "total"})
+    if detail["role_table"]:
+        w.writerow([])
+        table(detail["role_table"], ("round",), {"titles": "title", "tricks": "tricks"})
+    return out.getvalue()
+
+
+@router.get("/{match_id}/scoresheet.csv", response_class=Response, responses={200: {"content": {"text/csv": {}}}})
+async def scoresheet_csv(match_id: str, kozyr: KozyrDep) -> Response:
+    """The scoresheet and the role table as CSV (scoresheet_csv_text): what the match's
+    page shows, nothing more (rule C-5)."""
+    detail = await run_in_threadpool(kozyr.history.detail, match_id)
+    return Response(scoresheet_csv_text(detail), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.csv"'})
 
 
 class DealPositions(BaseModel):

@@ -22,16 +22,24 @@ from sqlalchemy import (
     func,
     select,
     text,
+    tuple_,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
 from . import models as m
+from .errors import Invalid
 from .store import utc
+
+Reader = Session | Connection
 
 
 class Standing(m.Base):
     __tablename__ = "standings"
-    __table_args__ = (Index("ix_standings_player", "player_id", "finished_at", "match_id"),
+    # ix_standings_player_recent: the match list's keyset pages, newest first, read from the
+    # index alone on PostgreSQL (INCLUDE; SQLite ignores it).  Migration 0014.
+    __table_args__ = (Index("ix_standings_player_recent", "player_id", "finished_at", "match_id",
+                            postgresql_include=["variant", "family", "seat", "place", "total"]),
                       Index("ix_standings_player_family", "player_id", "family", "place"))
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -47,6 +55,9 @@ class PairRecord(m.Base):
     """Head-to-head of two players over their finished matches (both directions stored)."""
 
     __tablename__ = "pair_records"
+    # the head-to-head list in its order (most matches together first) from the index alone
+    __table_args__ = (Index("ix_pair_records_top", "player_id", text("matches DESC"), "other_id",
+                            postgresql_include=["ahead", "behind"]),)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     other_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     matches: Mapped[int] = mapped_column(Integer)
@@ -79,10 +90,19 @@ class Rating(m.Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
 
 
+HISTORY_COLUMNS = ["n", "match_id", "place", "mu_before", "sigma_before", "mu", "sigma", "created_at"]
+
+
 class RatingEvent(m.Base):
+    """``n``: the player's n-th rated match in the family (1, 2, ...; migration 0014): the
+    chart picks its points by it.  The two indexes cover their queries on PostgreSQL."""
+
     __tablename__ = "rating_events"
     __table_args__ = (UniqueConstraint("match_id", "player_id", name="uq_rating_events_match_player"),
-                      Index("ix_rating_events_player_family", "player_id", "family", "id"))
+                      Index("ix_rating_events_player_family", "player_id", "family", "id",
+                            postgresql_include=HISTORY_COLUMNS),
+                      Index("ix_rating_events_chart", "player_id", "family", "n",
+                            postgresql_include=["mu", "sigma", "created_at"]))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
@@ -94,6 +114,7 @@ class RatingEvent(m.Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+    n: Mapped[int] = mapped_column(Integer)
 
 
 # -- writing, when a match ends ---------------------------------------------------------
@@ -218,15 +239,16 @@ def add_family_totals(s: Session, family: str, counts: dict[tuple[int, str], lis
             row.total += float(total)
 
 
-def totals_of(s: Session, player_id: int) -> dict[str, dict[str, tuple[int, float]]]:
+def totals_of(s: Reader, player_id: int) -> dict[str, dict[str, tuple[int, float]]]:
+    ft = FamilyTotal.__table__.c
     out: dict[str, dict[str, tuple[int, float]]] = {}
-    for r in s.scalars(select(FamilyTotal).where(FamilyTotal.player_id == player_id)
-                       .order_by(FamilyTotal.family, FamilyTotal.key)):
-        out.setdefault(r.family, {})[r.key] = (r.n, r.total)
+    for family, key, n, total in s.execute(select(ft.family, ft.key, ft.n, ft.total)
+                                           .where(ft.player_id == player_id).order_by(ft.family, ft.key)):
+        out.setdefault(family, {})[key] = (n, total)
     return out
 
 
-def record_by_family(s: Session, player_id: int, totals: dict | None = None) -> list[dict]:
+def record_by_family(s: Reader, player_id: int, totals: dict | None = None) -> list[dict]:
     """Per family: finished matches played, won (place 1), average place."""
     totals = totals_of(s, player_id) if totals is None else totals
     return [{"family": f, "played": c["played"][0], "won": c.get("won", (0, 0))[0],
@@ -234,7 +256,7 @@ def record_by_family(s: Session, player_id: int, totals: dict | None = None) -> 
             for f, c in totals.items() if c.get("played", (0, 0))[0]]
 
 
-def family_stats(s: Session, player_id: int, totals: dict | None = None) -> dict:
+def family_stats(s: Reader, player_id: int, totals: dict | None = None) -> dict:
     """The page's per-family stats (as family_stats_from_rows), from family_totals."""
     totals = totals_of(s, player_id) if totals is None else totals
     out: dict = {}
@@ -264,32 +286,70 @@ def save_rating(s: Session, *, match_id: str, player_id: int, family: str, seat:
                 before: tuple[float, float], after: tuple[float, float], old: Rating | None) -> None:
     now = m.utcnow()
     if old is None:
-        s.add(Rating(player_id=player_id, family=family, mu=after[0], sigma=after[1], matches=1,
-                     updated_at=now))
+        old = Rating(player_id=player_id, family=family, mu=after[0], sigma=after[1], matches=1,
+                     updated_at=now)
+        s.add(old)
     else:
         old.mu, old.sigma, old.matches, old.updated_at = after[0], after[1], old.matches + 1, now
     s.add(RatingEvent(match_id=match_id, player_id=player_id, family=family, seat=seat, place=place,
                       mu_before=before[0], sigma_before=before[1], mu=after[0], sigma=after[1],
-                      created_at=now))
+                      created_at=now, n=old.matches))
 
 
 # -- reading, for the player page -----------------------------------------------------------
+# Core selects on the tables (no ORM objects per row), each one index range of the
+# player's rows whatever his number of matches (bench/player_page.py prints the plans).
+# ``s``: a Session or a bare Connection (the page's routes use a Connection).
 
 
-def ratings_of(s: Session, player_id: int) -> list[dict]:
-    rows = s.scalars(select(Rating).where(Rating.player_id == player_id).order_by(Rating.family))
-    return [{"family": r.family, "mu": r.mu, "sigma": r.sigma, "matches": r.matches} for r in rows]
+def player_row(s: Reader, player_id: int) -> dict | None:
+    p = m.Player.__table__.c
+    row = s.execute(select(p.id, p.name, p.bot_level, p.bot_slot).where(p.id == player_id)).first()
+    if row is None:
+        return None
+    return {"id": row[0], "name": row[1], "bot_key": m.bot_key(row[2], row[3])}
 
 
-def rating_history(s: Session, player_id: int, family: str, limit: int, before_id: int | None) -> list[dict]:
-    """The player's rating events in one family, newest first (keyset paging on id)."""
-    q = select(RatingEvent).where(RatingEvent.player_id == player_id, RatingEvent.family == family)
+def ratings_of(s: Reader, player_id: int) -> list[dict]:
+    r = Rating.__table__.c
+    q = select(r.family, r.mu, r.sigma, r.matches).where(r.player_id == player_id).order_by(r.family)
+    return [{"family": f, "mu": mu, "sigma": sigma, "matches": n} for f, mu, sigma, n in s.execute(q)]
+
+
+def rating_history(s: Reader, player_id: int, family: str, limit: int, before_id: int | None) -> list[dict]:
+    """The player's rating events in one family, newest first (keyset paging on id:
+    ``before_id`` = the last id of the page before)."""
+    e = RatingEvent.__table__.c
+    q = select(e.id, *[e[c] for c in HISTORY_COLUMNS]).where(e.player_id == player_id, e.family == family)
     if before_id is not None:
-        q = q.where(RatingEvent.id < before_id)
-    rows = s.scalars(q.order_by(RatingEvent.id.desc()).limit(limit))
-    return [{"id": r.id, "match": r.match_id, "place": r.place, "mu_before": r.mu_before,
-             "sigma_before": r.sigma_before, "mu": r.mu, "sigma": r.sigma, "time": utc(r.created_at)}
-            for r in rows]
+        q = q.where(e.id < before_id)
+    return [{"id": r[0], "n": r[1], "match": r[2], "place": r[3], "mu_before": r[4], "sigma_before": r[5],
+             "mu": r[6], "sigma": r[7], "time": utc(r[8])}
+            for r in s.execute(q.order_by(e.id.desc()).limit(limit))]
+
+
+def chart_numbers(count: int, points: int) -> list[int]:
+    """Which of a player's ``count`` rated matches a chart of at most ``points`` points shows:
+    all of them when they fit, else ``points`` spread evenly from the first to the last."""
+    if count <= points:
+        return list(range(1, count + 1))
+    if points == 1:
+        return [count]
+    return sorted({1 + round(k * (count - 1) / (points - 1)) for k in range(points)})
+
+
+def rating_chart(s: Reader, player_id: int, family: str, points: int) -> dict:
+    """The rating's history in one family for a chart, oldest first: at most ``points``
+    of the player's rated matches (chart_numbers), each by its number ``n``: one index
+    probe for the count, one for the picked rows (ix_rating_events_chart)."""
+    e = RatingEvent.__table__.c
+    mine = (e.player_id == player_id, e.family == family)
+    count = s.execute(select(func.max(e.n)).where(*mine)).scalar() or 0
+    picked = chart_numbers(count, points)
+    rows = list(s.execute(select(e.n, e.mu, e.sigma, e.created_at).where(*mine, e.n.in_(picked))
+                          .order_by(e.n))) if picked else []
+    return {"family": family, "matches": count,
+            "points": [{"n": n, "mu": mu, "sigma": sigma, "time": utc(t)} for n, mu, sigma, t in rows]}
 
 
 def record_from_standings(s: Session, player_id: int) -> list[dict]:
@@ -302,14 +362,15 @@ def record_from_standings(s: Session, player_id: int) -> list[dict]:
             for f, n, w, a in s.execute(q)]
 
 
-def head_to_head(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
+def head_to_head(s: Reader, player_id: int, limit: int, offset: int) -> list[dict]:
     """Everybody the player finished a match with: matches together, who placed ahead
-    (the pair_records kept as matches end: one index range, however many matches)."""
-    q = (select(PairRecord.other_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot,
-                PairRecord.matches, PairRecord.ahead, PairRecord.behind)
-         .join(m.Player, m.Player.id == PairRecord.other_id)
-         .where(PairRecord.player_id == player_id)
-         .order_by(PairRecord.matches.desc(), PairRecord.other_id).limit(limit).offset(offset))
+    (the pair_records kept as matches end, read in ix_pair_records_top's order)."""
+    pr, players = PairRecord.__table__.c, m.Player.__table__
+    p = players.c
+    top = (select(pr.other_id, pr.matches, pr.ahead, pr.behind).where(pr.player_id == player_id)
+           .order_by(pr.matches.desc(), pr.other_id).limit(limit).offset(offset).subquery())
+    q = (select(top.c.other_id, p.name, p.bot_level, p.bot_slot, top.c.matches, top.c.ahead, top.c.behind)
+         .join(players, p.id == top.c.other_id).order_by(top.c.matches.desc(), top.c.other_id))
     return [{"player": pid, "name": name, "bot_key": m.bot_key(level, slot), "matches": n,
              "ahead": a, "behind": b} for pid, name, level, slot, n, a, b in s.execute(q)]
 
@@ -326,15 +387,31 @@ def head_to_head_from_standings(s: Session, player_id: int) -> list[tuple[int, i
     return [(int(p), int(n), int(a or 0), int(b or 0)) for p, n, a, b in s.execute(q)]
 
 
-def match_list(s: Session, player_id: int, limit: int, offset: int) -> list[dict]:
-    """The player's finished matches, newest first: variant, place, total, seat, room code."""
-    q = (select(Standing.match_id, Standing.variant, Standing.family, Standing.seat, Standing.place,
-                Standing.total, Standing.finished_at, m.Room.code)
-         .join(m.Match, m.Match.id == Standing.match_id).join(m.Room, m.Room.id == m.Match.room_id)
-         .where(Standing.player_id == player_id)
-         .order_by(Standing.finished_at.desc(), Standing.match_id).limit(limit).offset(offset))
+class UnknownCursor(Invalid):
+    code = "unknown_cursor"
+
+
+def match_list(s: Reader, player_id: int, limit: int, offset: int = 0, before: str | None = None) -> list[dict]:
+    """The player's finished matches, newest first (finished_at, then match id, both
+    descending): variant, place, total, seat, room code.  ``before``: keyset paging, the
+    last match id of the page before (UnknownCursor if it is not one of the player's);
+    ``offset`` still works (it reads and skips that many index entries).  The page is
+    an index range of ix_standings_player_recent; only its rows meet matches and rooms."""
+    st, matches, rooms = Standing.__table__.c, m.Match.__table__, m.Room.__table__
+    mt, rm = matches.c, rooms.c
+    q = select(st.match_id, st.variant, st.family, st.seat, st.place, st.total, st.finished_at) \
+        .where(st.player_id == player_id)
+    if before is not None:
+        cursor = s.execute(select(st.finished_at, st.match_id)
+                           .where(st.player_id == player_id, st.match_id == before).limit(1)).first()
+        if cursor is None:
+            raise UnknownCursor(f"before={before!r} is not a finished match of player {player_id}")
+        q = q.where(tuple_(st.finished_at, st.match_id) < tuple_(cursor[0], cursor[1]))
+    page = q.order_by(st.finished_at.desc(), st.match_id.desc()).limit(limit).offset(offset).subquery()
+    rows = s.execute(select(page, rm.code).join(matches, mt.id == page.c.match_id).join(rooms, rm.id == mt.room_id)
+                     .order_by(page.c.finished_at.desc(), page.c.match_id.desc()))
     return [{"match": r[0], "variant": r[1], "family": r[2], "seat": r[3], "place": r[4],
-             "total": r[5], "finished_at": utc(r[6]), "room": r[7]} for r in s.execute(q)]
+             "total": r[5], "finished_at": utc(r[6]), "room": r[7]} for r in rows]
 
 
 def unrecorded_matches(s: Session, limit: int = 1000) -> list[str]:
