@@ -109,7 +109,7 @@ def seed(db, matches: int, others: int) -> int:
                         title=rng.choice(["king", "prince", "soldier", "peasant"]) if family == "korol" else None))
                     if family != "korol":
                         rows_sc.append(dict(match_id=match_id, deal=d + 1, row={}, contract=rng.choice(
-                            ["tricks", "hearts", "boys", "queens", "king", "last2", "plus"])
+                            ["tricks", "hearts", "boys", "girls", "king", "last2", "all", "trump"])
                             if family == "king" else str(rng.choice([100, 120]))))
             for seat, pid in enumerate(seats):
                 rows_mp.append(dict(match_id=match_id, seat_no=seat, player_id=pid, name=f"P{pid}"))

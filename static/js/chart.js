@@ -11,8 +11,9 @@ function niceStep(range) {
   return 10 * mag;
 }
 
-// series: list (per seat) of numbers, one per deal (running totals); names: per seat.
-export function chartEl(series, names, { title = '' } = {}) {
+// series: list (per seat) of numbers, one per deal (running totals); names: per seat;
+// xs (optional): the x axis's label of each point, 0 first (default 0, 1, 2, ...).
+export function chartEl(series, names, { title = '', xs = null } = {}) {
   const W = 640, H = 280, L = 48, R = 12, T = 16, B = 28;
   const n = Math.max(0, ...series.map((x) => x.length));
   const all = series.flat().concat([0]);
@@ -29,9 +30,11 @@ export function chartEl(series, names, { title = '' } = {}) {
     svg.append(s('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? 'zero' : 'grid' }));
     svg.append(s('text', { x: L - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end', text: String(Math.round(v * 10) / 10) }));
   }
-  const every = Math.max(1, Math.ceil(n / 12));
+  const longest = String(xs ? xs[n] ?? n : n).length;  // 3 digits and more: fewer labels, or they touch on a phone
+  const every = Math.max(1, Math.ceil(n / (longest > 2 ? 8 : 12)));
   for (let i = 0; i <= n; i += every) {
-    svg.append(s('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': 'middle', text: String(i) }));
+    // the last label ends at the plot's edge (a long one would be cut at the side)
+    svg.append(s('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': i === n && i > 0 ? 'end' : 'middle', text: String(xs ? xs[i] ?? i : i) }));
   }
   series.forEach((vals, seat) => {
     const pts = [[x(0), y(0)], ...vals.map((v, i) => [x(i + 1), y(v)])];

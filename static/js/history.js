@@ -291,7 +291,8 @@ function historyBody(detail, family, { link }) {
         detail.takebacks.map((x) => h('li', { text: t('took_back', {
           name: names[x.seat] || `#${x.seat + 1}`, action: actionLabel(x.action, (s) => names[s] || `#${s + 1}`) }) }))) : null,
       h('p', { class: 'muted small' }, h('a', { href: `/api/matches/${encodeURIComponent(detail.id)}/export.txt`, text: t('export') + ' (txt)' }),
-        ' · ', h('a', { href: `/api/matches/${encodeURIComponent(detail.id)}/export.json`, text: 'JSON' }))),
+        ' · ', h('a', { href: `/api/matches/${encodeURIComponent(detail.id)}/export.json`, text: 'JSON' }),
+        ' · ', h('a', { href: `/api/matches/${encodeURIComponent(detail.id)}/scoresheet.csv`, download: '', 'data-role': 'scoresheet-csv', text: t('scores') + ' (CSV)' }))),
     h('div', { class: 'history-grid' },
       h('section', { class: 'panel' }, h('h2', { text: t('scores') }),
         scoresEl(family, detail.variant, detail, names)),

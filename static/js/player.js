@@ -22,7 +22,7 @@ const WORDS = {
     link_state_open: 'A link made at {time} is still open.', copy: 'Copy', copied: 'Copied!',
     signing_in: 'Signing in…', signed_in: 'This device now plays as {name}.',
     sign_in_failed: 'This sign-in link does not work (used, replaced or expired). Ask for a new one on your page on the other device.',
-    to_lobby: 'To the lobby', you: 'you',
+    to_lobby: 'To the lobby', you: 'you', chart_sampled: '{n} of {of} matches shown, evenly spread.',
   },
   ru: {
     again: 'Новая комната с теми же игроками', called: '{name} зовёт вас в новую комнату ({variant})', join_call: 'Войти', dismiss: 'Скрыть',
@@ -38,7 +38,7 @@ const WORDS = {
     link_state_open: 'Ссылка, созданная в {time}, ещё действует.', copy: 'Копировать', copied: 'Скопировано!',
     signing_in: 'Вход…', signed_in: 'Это устройство теперь играет как {name}.',
     sign_in_failed: 'Эта ссылка для входа не действует (использована, заменена или устарела). Создайте новую на своей странице на другом устройстве.',
-    to_lobby: 'В лобби', you: 'вы',
+    to_lobby: 'В лобби', you: 'вы', chart_sampled: 'Показаны {n} из {of} партий, равномерно.',
   },
   pl: {
     again: 'Nowy pokój z tymi samymi graczami', called: '{name} zaprasza cię do nowego pokoju ({variant})', join_call: 'Dołącz', dismiss: 'Ukryj',
@@ -54,7 +54,7 @@ const WORDS = {
     link_state_open: 'Link utworzony o {time} jest nadal ważny.', copy: 'Kopiuj', copied: 'Skopiowano!',
     signing_in: 'Logowanie…', signed_in: 'To urządzenie gra teraz jako {name}.',
     sign_in_failed: 'Ten link logowania nie działa (użyty, zastąpiony lub wygasły). Utwórz nowy na swojej stronie na drugim urządzeniu.',
-    to_lobby: 'Do lobby', you: 'ty',
+    to_lobby: 'Do lobby', you: 'ty', chart_sampled: 'Pokazano {n} z {of} partii, równomiernie.',
   },
 };
 
@@ -63,9 +63,11 @@ export function pt(key, vars) {
   return vars ? v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : v;
 }
 
+const CHART_POINTS = 120;
 const fmt = (x, d = 1) => (Math.round(x * 10 ** d) / 10 ** d).toFixed(d);
 const familyName = (f) => t('families.' + f);
 const when = (iso) => (iso ? new Date(iso).toLocaleString(getLang()) : '');
+const whenShort = (iso) => (iso ? new Date(iso).toLocaleString(getLang(), { dateStyle: 'short', timeStyle: 'short' }) : '');
 
 function table(cls, head, rows) {
   return h('table', { class: 'grid ' + cls },
@@ -116,10 +118,13 @@ function ratingsPanel(page) {
   const charts = h('div', { class: 'rating-charts' });
   panel.append(h('h3', { text: pt('rating_history') }), charts);
   for (const r of page.ratings) {
-    req('GET', `/players/${page.player.id}/ratings/${encodeURIComponent(r.family)}?limit=200`).then((rows) => {
-      const series = rows.slice().reverse().map((x) => Math.round(x.ordinal * 10) / 10);
+    // at most CHART_POINTS points, spread over all his rated matches (n: which match)
+    req('GET', `/players/${page.player.id}/ratings/${encodeURIComponent(r.family)}/chart?points=${CHART_POINTS}`).then((chart) => {
+      const series = chart.points.map((x) => Math.round(x.ordinal * 10) / 10);
+      const xs = [0, ...chart.points.map((x) => x.n)];
+      const note = chart.points.length < chart.matches ? h('p', { class: 'muted small', text: pt('chart_sampled', { n: chart.points.length, of: chart.matches }) }) : null;
       charts.append(h('div', { class: 'rating-chart', 'data-family': r.family },
-        chartEl([series], [familyName(r.family)], { title: `${pt('rating_history')}: ${familyName(r.family)}` })));
+        chartEl([series], [familyName(r.family)], { title: `${pt('rating_history')}: ${familyName(r.family)}`, xs }), note));
     }).catch(() => {});
   }
   return panel;
@@ -196,20 +201,20 @@ function finishedPanel(id, link, mine, navigate) {
   const panel = h('section', { class: 'panel player-finished' },
     h('div', { class: 'panel-head' }, h('h2', { text: pt('finished') }),
       h('a', { class: 'btn small', href: `/api/players/${id}/matches.csv`, download: '', text: pt('csv') })),
-    h('table', { class: 'grid finished' },
-      h('thead', null, h('tr', null, [t('variant'), pt('place'), pt('total'), '', ''].map((x) => h('th', { text: x })))), list),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'grid finished' },
+      h('thead', null, h('tr', null, [t('variant'), pt('place'), pt('total'), '', ''].map((x) => h('th', { text: x })))), list)),
     more);
-  let offset = 0;
+  let before = null;  // keyset paging: the last match id shown
   const PAGE = 20;
   const load = async () => {
     more.disabled = true;
-    const rows = await req('GET', `/players/${id}/finished?limit=${PAGE}&offset=${offset}`);
-    offset += rows.length;
+    const rows = await req('GET', `/players/${id}/finished?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`);
+    if (rows.length) before = rows[rows.length - 1].match;
     for (const r of rows) {
       list.append(h('tr', { class: r.place === 1 ? 'won' : '' },
         h('td', { text: variantName(r.variant) }), h('td', { class: 'num', text: String(r.place) }),
         h('td', { class: 'num', text: String(r.total) }),
-        h('td', null, link(`#/match/${r.match}`, when(r.finished_at))),
+        h('td', { class: 'when' }, link(`#/match/${r.match}`, whenShort(r.finished_at))),
         h('td', null, mine ? againButton(r.room, navigate) : null)));
     }
     more.hidden = rows.length < PAGE;

@@ -23,6 +23,10 @@ def rated_matches(base: str, names: list[str], count: int) -> list[dict]:
     return players
 
 
+def pt_more(lang: str) -> str:
+    return {"en": "More", "ru": "Ещё", "pl": "Więcej"}[lang]
+
+
 def as_player(page, base: str, player: dict) -> None:
     page.goto(base + "/")
     page.evaluate("p => localStorage.setItem('kozyr.player', JSON.stringify(p))", player)
@@ -64,6 +68,8 @@ def test_sign_in_link_in_a_second_context_is_the_same_player(server, new_page, f
 def test_player_page_with_its_chart(server, new_page, friends, screenshots, lang):
     for viewport, tag in ((DESKTOP | {"width": 1366, "height": 768}, "desktop"), (PHONE, "phone")):
         page = new_page(viewport=viewport, lang=lang)
+        asked: list[str] = []
+        page.on("request", lambda r, asked=asked: asked.append(r.url))
         as_player(page, server, friends[0])
         page.evaluate("l => localStorage.setItem('kozyr.lang', l)", lang)
         page.goto(f"{server}/#/player/{friends[0]['id']}")
@@ -80,6 +86,15 @@ def test_player_page_with_its_chart(server, new_page, friends, screenshots, lang
         assert page.locator("#new-sign-in-link").count() == 1
         titles = page.locator("table.korol-stats tbody tr")
         assert titles.count() >= 1  # reigns as each title (korol-ru)
+        # the paged API: the chart's route, the match list by keyset (no offset), the CSV link
+        assert any("/ratings/korol/chart?points=" in u for u in asked)
+        finished = [u for u in asked if "/finished?" in u]
+        assert finished and not any("offset=" in u for u in finished)
+        assert page.locator("table.finished tbody tr").count() == 2
+        assert page.locator(".player-finished button", has_text=pt_more(lang)).is_hidden()  # 2 < a page
+        csv_href = page.locator(".player-finished a[download]").get_attribute("href")
+        assert csv_href == f"/api/players/{friends[0]['id']}/matches.csv"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "sideways scrolling"
         page.screenshot(path=str(screenshots / f"player-{lang}-{tag}.png"), full_page=True)
         assert not page.errors
     # someone else's page: no sign-in link
