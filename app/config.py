@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     sign_in_link_minutes: float = 15.0  # a personal sign-in link works once, for this long
     sign_in_burst: int = 10  # failed sign-ins per client address at once ...
     sign_in_per_minute: float = 5.0  # ... refilled at this rate (then 429 rate_limited)
+    # Name + passphrase sign-in (argon2id; the defaults are argon2-cffi's, RFC 9106 low memory)
+    passphrase_time_cost: int = 3
+    passphrase_memory_kib: int = 65536
+    passphrase_tries: int = 5  # wrong passphrases in a row for one name before it is locked ...
+    passphrase_lock_seconds: float = 30.0  # ... this long, doubled for each further wrong one (at most 1 hour)
 
     # Presence across processes (with REDIS_URL; app/rooms/fanout.py)
     presence_heartbeat: float = 5.0  # seconds between a process's reports of who is connected to it

@@ -1,14 +1,21 @@
 """Sign-in on another device: a personal one-time link (and its QR code) from the
-player's page; opening it on another device makes that device the same player."""
+player's page; opening it on another device makes that device the same player.  Or,
+for people who don't keep links, a name + passphrase set on the player's page
+(argon2id, argon2-cffi), tried on the sign-in page: failures are limited per client
+address (as for links) and per name (app/db/accounts.py claim_attempt)."""
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from datetime import timedelta
 
 import segno
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from fastapi.responses import Response
+from pydantic import BaseModel, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..db import accounts
@@ -96,5 +103,120 @@ async def sign_in(body: SignIn, kozyr: KozyrDep, request: Request) -> dict:
     try:
         return await run_in_threadpool(spend)
     except accounts.SignInLinkRefused:
+        limits.miss(addr)
+        raise
+
+
+# -- name + passphrase ----------------------------------------------------------------------
+
+PASSPHRASE_MIN = 10
+
+
+def _login(value: str) -> str:
+    value = " ".join(unicodedata.normalize("NFKC", value).split())
+    if not 2 <= len(value) <= 40 or any(unicodedata.category(c)[0] == "C" for c in value):
+        raise ValueError("a sign-in name is 2 to 40 characters, no control characters")
+    return value
+
+
+class PassphraseIn(BaseModel):
+    login: str = Field(min_length=1, max_length=200, description="the name to sign in with (unique, any case)")
+    passphrase: str = Field(min_length=PASSPHRASE_MIN, max_length=200,
+                            description=f"at least {PASSPHRASE_MIN} characters; stored only as an argon2 hash")
+
+    @field_validator("login")
+    @classmethod
+    def clean_login(cls, v: str) -> str:
+        return _login(v)
+
+
+class PassphraseSignIn(BaseModel):
+    login: str = Field(min_length=1, max_length=200)
+    passphrase: str = Field(min_length=1, max_length=200)
+
+
+class PassphraseState(BaseModel):
+    login: str
+    updated_at: str
+
+
+def hasher(request: Request) -> PasswordHasher:
+    """The application's argon2id hasher (its costs from Settings)."""
+    state = request.app.state
+    if getattr(state, "passphrase_hasher", None) is None:
+        settings = state.kozyr.settings
+        state.passphrase_hasher = PasswordHasher(time_cost=settings.passphrase_time_cost,
+                                                 memory_cost=settings.passphrase_memory_kib)
+        state.passphrase_dummy = state.passphrase_hasher.hash("not anybody's passphrase")
+    return state.passphrase_hasher
+
+
+@router.put("/api/players/me/passphrase", response_model=PassphraseState)
+async def set_passphrase(body: PassphraseIn, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+    """Sign in elsewhere by this name and passphrase (replaces the old ones); 409
+    ``login_taken`` if another player has the name."""
+    ph = hasher(request)
+
+    def save() -> dict:
+        digest = ph.hash(body.passphrase)  # outside the transaction: it takes a while on purpose
+        with kozyr.db.write() as s:
+            return accounts.set_passphrase(s, player.id, body.login, digest)
+    return await run_in_threadpool(save)
+
+
+@router.get("/api/players/me/passphrase", response_model=PassphraseState | None)
+async def passphrase_state(player: PlayerDep, kozyr: KozyrDep) -> dict | None:
+    """The player's sign-in name, if he set a passphrase (never the passphrase)."""
+    def read() -> dict | None:
+        with kozyr.db.read() as s:
+            return accounts.passphrase_state(s, player.id)
+    return await run_in_threadpool(read)
+
+
+@router.delete("/api/players/me/passphrase", status_code=204)
+async def remove_passphrase(player: PlayerDep, kozyr: KozyrDep) -> Response:
+    def write() -> bool:
+        with kozyr.db.write() as s:
+            return accounts.remove_passphrase(s, player.id)
+    await run_in_threadpool(write)
+    return Response(status_code=204)
+
+
+@router.post("/api/sign-in/passphrase", response_model=PlayerWithToken)
+async def sign_in_by_passphrase(body: PassphraseSignIn, kozyr: KozyrDep, request: Request) -> dict:
+    """A name and passphrase → this device's own token of that player.  422
+    ``sign_in_refused`` for a wrong pair (an unknown name looks the same and takes as
+    long); 429 ``rate_limited`` after ``KOZYR_SIGN_IN_BURST`` failures from one address,
+    or while the name is locked (``KOZYR_PASSPHRASE_TRIES`` wrong in a row)."""
+    limits, addr = guard(request), client_address(request)
+    try:
+        limits.check(addr)
+    except RateLimited:
+        raise RateLimited("too many failed sign-ins from your address; wait a minute") from None
+    ph, settings = hasher(request), kozyr.settings
+    lock = timedelta(seconds=settings.passphrase_lock_seconds)
+
+    def attempt() -> dict:
+        with kozyr.db.write() as s:  # counted before the check (accounts.claim_attempt)
+            claimed = accounts.claim_attempt(s, body.login, settings.passphrase_tries, lock)
+        digest = claimed[1] if claimed else request.app.state.passphrase_dummy
+        try:
+            ph.verify(digest, body.passphrase)
+            right = claimed is not None
+        except (VerificationError, InvalidHashError):
+            right = False
+        if not right or claimed is None:
+            raise accounts.SignInRefused(accounts.REFUSED)
+        renewed = ph.hash(body.passphrase) if ph.check_needs_rehash(digest) else None
+        with kozyr.db.write() as s:
+            token = accounts.passphrase_ok(s, claimed[0], renewed)
+            who = accounts.player_public(s, claimed[0])
+        return {**who, "token": token}
+    try:
+        return await run_in_threadpool(attempt)
+    except accounts.SignInRefused:
+        limits.miss(addr)
+        raise
+    except RateLimited:
         limits.miss(addr)
         raise

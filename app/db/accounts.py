@@ -1,4 +1,6 @@
-"""Sign-in across devices (SQL): device tokens and one-time sign-in links.
+"""Sign-in across devices (SQL): device tokens, one-time sign-in links, and a name +
+passphrase for people who don't keep links (the passphrase's argon2 hash is made and
+checked in app/api/auth.py; here only the rows).
 
 A player's first device holds the token of ``players.token_hash``; every other
 device signed in by a link gets a token of its own (``player_tokens``), so
@@ -8,13 +10,14 @@ is enough: nothing to guess, nothing to brute-force)."""
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from . import models as m
-from .errors import Invalid
+from .errors import Clash, Invalid, RateLimited
 
 
 class SignInLinkRefused(Invalid):
@@ -48,6 +51,112 @@ def _aware(dt: datetime) -> datetime:
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)  # SQLite gives naive UTC
 
 
+class Passphrase(m.Base):
+    """A player's sign-in name and passphrase hash (migration 0014).  ``login_key``: the
+    name folded (login_key()), unique.  ``failures``: wrong passphrases in a row; from
+    ``passphrase_tries`` on, the name is locked until ``blocked_until``."""
+
+    __tablename__ = "passphrases"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    login: Mapped[str] = mapped_column(String(64))
+    login_key: Mapped[str] = mapped_column(String(64), unique=True)
+    hash: Mapped[str] = mapped_column(String(255))
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=m.utcnow)
+
+
+class LoginTaken(Clash):
+    code = "login_taken"
+
+
+class SignInRefused(Invalid):
+    code = "sign_in_refused"
+
+
+REFUSED = "this name and passphrase do not match"
+
+
+def login_key(login: str) -> str:
+    """The name as compared: NFKC, case folded, spaces collapsed ("Ola  K" = "ola k")."""
+    return " ".join(unicodedata.normalize("NFKC", login).casefold().split())
+
+
+def set_passphrase(s: Session, player_id: int, login: str, digest: str) -> dict:
+    """The player's sign-in name and passphrase hash, new or replacing his old ones
+    (LoginTaken if another player signs in by that name)."""
+    key = login_key(login)
+    other = s.scalar(select(Passphrase.player_id).where(Passphrase.login_key == key))
+    if other is not None and other != player_id:
+        raise LoginTaken("another player already signs in with this name; choose another")
+    row = s.get(Passphrase, player_id)
+    now = m.utcnow()
+    if row is None:
+        s.add(Passphrase(player_id=player_id, login=login, login_key=key, hash=digest, failures=0,
+                         updated_at=now))
+    else:
+        row.login, row.login_key, row.hash, row.failures, row.blocked_until = login, key, digest, 0, None
+        row.updated_at = now
+    s.flush()
+    return {"login": login, "updated_at": now.isoformat()}
+
+
+def passphrase_state(s: Session, player_id: int) -> dict | None:
+    row = s.get(Passphrase, player_id)
+    return None if row is None else {"login": row.login, "updated_at": _aware(row.updated_at).isoformat()}
+
+
+def remove_passphrase(s: Session, player_id: int) -> bool:
+    row = s.get(Passphrase, player_id)
+    if row is not None:
+        s.delete(row)
+    return row is not None
+
+
+def claim_attempt(s: Session, login: str, tries: int, lock: timedelta) -> tuple[int, str] | None:
+    """Count a sign-in attempt for the name before its passphrase is checked: (player,
+    hash), or None for an unknown name; RateLimited while the name is locked.  The
+    attempt counts as wrong until passphrase_ok() says otherwise, so attempts sent at
+    once cannot outrun the lock: from the ``tries``-th in a row each one locks the name
+    for ``lock`` (doubled each time, at most an hour) before it is checked."""
+    row = s.scalar(select(Passphrase).where(Passphrase.login_key == login_key(login)).with_for_update())
+    if row is None:
+        return None
+    now = m.utcnow()
+    if row.blocked_until is not None and _aware(row.blocked_until) > now:
+        raise RateLimited("too many wrong passphrases for this name; try again later")
+    row.failures += 1
+    if row.failures >= tries:
+        row.blocked_until = now + min(timedelta(hours=1), lock * 2 ** (row.failures - tries))
+    return row.player_id, row.hash
+
+
+def passphrase_ok(s: Session, player_id: int, new_hash: str | None) -> str:
+    """The passphrase was right: the name's failures forgotten (and the hash renewed if
+    the hashing parameters changed); a new device token for the player."""
+    values: dict = {"failures": 0, "blocked_until": None}
+    if new_hash:
+        values["hash"] = new_hash
+    s.execute(update(Passphrase).where(Passphrase.player_id == player_id).values(**values))
+    return _device_token(s, player_id, m.utcnow())
+
+
+def player_public(s: Session, player_id: int) -> dict:
+    player = s.get(m.Player, player_id)
+    assert player is not None  # the passphrase's foreign key
+    return {"id": player.id, "name": player.name}
+
+
+def _device_token(s: Session, player_id: int, now: datetime) -> str:
+    """A new token for one more device of the player (stored as its hash only)."""
+    from .store import new_token, token_hash
+
+    token = new_token()
+    s.add(PlayerToken(player_id=player_id, token_hash=token_hash(token), created_at=now))
+    s.flush()
+    return token
+
+
 def player_by_device_token(s: Session, digest: str) -> m.Player | None:
     return s.scalar(select(m.Player).join(PlayerToken, PlayerToken.player_id == m.Player.id)
                     .where(PlayerToken.token_hash == digest))
@@ -70,7 +179,7 @@ def new_link(s: Session, player_id: int, lifetime: timedelta) -> tuple[str, date
 def use_link(s: Session, secret: str) -> tuple[m.Player, str]:
     """Spend a sign-in link: (its player, a new device token).  SignInLinkRefused when the
     link is unknown, used, revoked or expired (one message for all: a guesser learns nothing)."""
-    from .store import new_token, token_hash
+    from .store import token_hash
 
     if not isinstance(secret, str) or not 16 <= len(secret) <= 200:
         raise SignInLinkRefused("this sign-in link is not valid (unknown, used, replaced or expired)")
@@ -82,9 +191,7 @@ def use_link(s: Session, secret: str) -> tuple[m.Player, str]:
                         .values(used_at=now).returning(SignInLink.player_id)).scalar()
     if claimed is None:
         raise SignInLinkRefused("this sign-in link is not valid (unknown, used, replaced or expired)")
-    token = new_token()
-    s.add(PlayerToken(player_id=claimed, token_hash=token_hash(token), created_at=now))
-    s.flush()
+    token = _device_token(s, claimed, now)
     player = s.get(m.Player, claimed)
     assert player is not None  # the link's foreign key
     return player, token

@@ -1,4 +1,4 @@
-"""The player page at 10,000 matches: indexes in each query's filter + order (covering
+"""The player page at 10,000 matches, and name + passphrase sign-in: indexes in each query's filter + order (covering
 on PostgreSQL, INCLUDE; SQLite ignores it) and rating_events.n (the player's n-th
 rated match in the family) for the rating chart's points.
 
@@ -10,6 +10,8 @@ rated match in the family) for the rating chart's points.
 - rating_events: n (backfilled: the count of the player's events in the family up to
   each one); ix_rating_events_chart (player_id, family, n); the history's index
   (player_id, family, id) covering.
+- passphrases: a player's sign-in name (login_key: folded, unique) and argon2 hash,
+  with the count of wrong passphrases in a row and the lock (app/db/accounts.py).
 
 Revision ID: 0014
 Revises: 0013
@@ -29,6 +31,16 @@ HISTORY_COLUMNS = ['n', 'match_id', 'place', 'mu_before', 'sigma_before', 'mu', 
 
 
 def upgrade() -> None:
+    op.create_table(
+        'passphrases',
+        sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
+        sa.Column('login', sa.String(64), nullable=False),
+        sa.Column('login_key', sa.String(64), nullable=False, unique=True),
+        sa.Column('hash', sa.String(255), nullable=False),
+        sa.Column('failures', sa.Integer(), nullable=False, server_default='0'),
+        sa.Column('blocked_until', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    )
     op.drop_index('ix_standings_player', table_name='standings')
     op.create_index('ix_standings_player_recent', 'standings', ['player_id', 'finished_at', 'match_id'],
                     postgresql_include=STANDING_COLUMNS)
@@ -47,6 +59,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table('passphrases')
     op.drop_index('ix_rating_events_chart', table_name='rating_events')
     op.drop_index('ix_rating_events_player_family', table_name='rating_events')
     with op.batch_alter_table('rating_events') as batch:
