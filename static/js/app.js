@@ -343,8 +343,8 @@ function route() {
   if (m) return { name: 'match', id: m[1] };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
   if (m) return { name: 'player', id: m[1] ? Number(m[1]) : null };
-  m = /^#\/signin\/([\w-]+)/.exec(location.hash);
-  if (m) return { name: 'signin', secret: m[1] };
+  m = /^#\/signin(?:\/([\w-]+))?\/?$/.exec(location.hash);  // with a link's secret, or the passphrase form
+  if (m) return { name: 'signin', secret: m[1] || null };
   m = /^#\/room\/([^/]+)/.exec(location.hash);
   if (m) return { name: 'room', code: decodeURIComponent(m[1]) };
   m = /^\/room\/([^/]+)\/?$/.exec(location.pathname);

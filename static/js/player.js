@@ -2,13 +2,19 @@
 // matches played / won, head-to-head, finished matches (paged, CSV); on one's own
 // page the personal sign-in link for another device.  #/signin/SECRET spends a link.
 
-import { h, clear } from './dom.js';
+import { h, clear, append } from './dom.js';
 import { t, getLang, variantName, titleName } from './i18n.js';
 import { req, me, setMe } from './api.js';
 import { chartEl } from './chart.js';
 
 const WORDS = {
   en: {
+    pass_title: 'Name and passphrase', pass_note: 'For signing in without a link: choose a name and a passphrase of at least 10 characters, then sign in with them on any device.',
+    login: 'Sign-in name', passphrase: 'Passphrase', save_pass: 'Save', pass_set: 'You can sign in as “{login}”.', remove_pass: 'Remove',
+    login_taken: 'Another player already uses this name.', pass_short: 'The passphrase needs at least 10 characters.',
+    sign_in: 'Sign in', sign_in_btn: 'Sign in', sign_in_note: 'With the name and passphrase you set on your page on another device.', have_pass: 'Sign in with a name and passphrase',
+    sign_in_wrong: 'This name and passphrase do not match.', sign_in_locked: 'Too many wrong tries. Wait a little and try again.',
+    sign_in_replaces: 'This device now plays as {name}; after signing in it plays as the player you sign in as.',
     again: 'New room with the same people', called: '{name} calls you to a new room ({variant})', join_call: 'Join', dismiss: 'Dismiss',
     stats: 'By game', contracts_made: 'Contracts made', avg_contract: 'Average bid', marriages: 'Marriages', deals: 'Deals', reigns: 'Reigns', per_contract: 'Average per contract', as_title: 'Reigns as each title',
     my_page: 'My page', player_page: 'Player', rating: 'Rating', ratings: 'Ratings',
@@ -25,6 +31,12 @@ const WORDS = {
     to_lobby: 'To the lobby', you: 'you', chart_sampled: '{n} of {of} matches shown, evenly spread.',
   },
   ru: {
+    pass_title: 'Имя и кодовая фраза', pass_note: 'Чтобы входить без ссылки: выберите имя и кодовую фразу не короче 10 символов и входите с ними на любом устройстве.',
+    login: 'Имя для входа', passphrase: 'Кодовая фраза', save_pass: 'Сохранить', pass_set: 'Можно входить как «{login}».', remove_pass: 'Удалить',
+    login_taken: 'Это имя уже занято другим игроком.', pass_short: 'Кодовая фраза — не короче 10 символов.',
+    sign_in: 'Вход', sign_in_btn: 'Войти', sign_in_note: 'С именем и кодовой фразой, заданными на вашей странице на другом устройстве.', have_pass: 'Войти по имени и кодовой фразе',
+    sign_in_wrong: 'Имя и кодовая фраза не совпадают.', sign_in_locked: 'Слишком много неверных попыток. Подождите немного и попробуйте снова.',
+    sign_in_replaces: 'Сейчас это устройство играет как {name}; после входа — как игрок, под которым вы войдёте.',
     again: 'Новая комната с теми же игроками', called: '{name} зовёт вас в новую комнату ({variant})', join_call: 'Войти', dismiss: 'Скрыть',
     stats: 'По играм', contracts_made: 'Сыгранные контракты', avg_contract: 'Средняя заявка', marriages: 'Марьяжи', deals: 'Раздачи', reigns: 'Правления', per_contract: 'В среднем за игру', as_title: 'Правления в каждом титуле',
     my_page: 'Моя страница', player_page: 'Игрок', rating: 'Рейтинг', ratings: 'Рейтинги',
@@ -41,6 +53,12 @@ const WORDS = {
     to_lobby: 'В лобби', you: 'вы', chart_sampled: 'Показаны {n} из {of} партий, равномерно.',
   },
   pl: {
+    pass_title: 'Nazwa i hasło', pass_note: 'Aby logować się bez linku: wybierz nazwę i hasło (co najmniej 10 znaków) i loguj się nimi na dowolnym urządzeniu.',
+    login: 'Nazwa do logowania', passphrase: 'Hasło', save_pass: 'Zapisz', pass_set: 'Możesz logować się jako „{login}”.', remove_pass: 'Usuń',
+    login_taken: 'Tę nazwę ma już inny gracz.', pass_short: 'Hasło musi mieć co najmniej 10 znaków.',
+    sign_in: 'Logowanie', sign_in_btn: 'Zaloguj się', sign_in_note: 'Nazwą i hasłem ustawionymi na twojej stronie na innym urządzeniu.', have_pass: 'Zaloguj się nazwą i hasłem',
+    sign_in_wrong: 'Nazwa i hasło nie pasują do siebie.', sign_in_locked: 'Zbyt wiele błędnych prób. Odczekaj chwilę i spróbuj ponownie.',
+    sign_in_replaces: 'To urządzenie gra teraz jako {name}; po zalogowaniu zagra jako gracz, którym się zalogujesz.',
     again: 'Nowy pokój z tymi samymi graczami', called: '{name} zaprasza cię do nowego pokoju ({variant})', join_call: 'Dołącz', dismiss: 'Ukryj',
     stats: 'Według gier', contracts_made: 'Ugrane kontrakty', avg_contract: 'Średnia licytacja', marriages: 'Meldunki', deals: 'Rozdania', reigns: 'Panowania', per_contract: 'Średnio na grę', as_title: 'Panowania w każdym tytule',
     my_page: 'Moja strona', player_page: 'Gracz', rating: 'Ranking', ratings: 'Rankingi',
@@ -76,6 +94,7 @@ function table(cls, head, rows) {
 }
 
 function signInPanel(mine) {
+  if (!mine) return null;
   const box = h('div', { class: 'signin-box' });
   const button = h('button', { class: 'btn primary', type: 'button', id: 'new-sign-in-link', text: pt('new_link') });
   const panel = h('section', { class: 'panel player-devices' }, h('h2', { text: pt('devices') }), button, box);
@@ -101,7 +120,81 @@ function signInPanel(mine) {
       button.disabled = false;
     }
   };
-  return mine ? panel : null;
+  panel.append(passphraseBox(), h('p', { class: 'small' }, h('a', { href: '#/signin', 'data-role': 'to-sign-in', text: pt('have_pass') })));
+  return panel;
+}
+
+// The player's sign-in name and passphrase (set, replace, remove); never shown back.
+function passphraseBox() {
+  const state = h('p', { class: 'small pass-state' });
+  const login = h('input', { type: 'text', name: 'login', autocomplete: 'username', maxlength: 40, value: (me() && me().name) || '' });
+  const pass = h('input', { type: 'password', name: 'passphrase', autocomplete: 'new-password', minlength: 10, maxlength: 200 });
+  const msg = h('p', { class: 'small pass-msg', role: 'status' });
+  const save = h('button', { class: 'btn', type: 'submit', text: pt('save_pass') });
+  const remove = h('button', { class: 'btn small', type: 'button', text: pt('remove_pass'), hidden: true });
+  const show = (st) => {
+    state.textContent = st ? pt('pass_set', { login: st.login }) : '';
+    remove.hidden = !st;
+    if (st) login.value = st.login;
+  };
+  const form = h('form', { class: 'pass-form', 'data-role': 'passphrase-form' },
+    h('label', { class: 'field' }, h('span', { text: pt('login') }), login),
+    h('label', { class: 'field' }, h('span', { text: pt('passphrase') }), pass),
+    h('div', { class: 'pass-actions' }, save, remove));
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    if (pass.value.length < 10) { msg.textContent = pt('pass_short'); return; }
+    save.disabled = true;
+    try {
+      show(await req('PUT', '/players/me/passphrase', { login: login.value, passphrase: pass.value }));
+      pass.value = '';
+      msg.textContent = '';
+    } catch (e) {
+      msg.textContent = e.code === 'login_taken' ? pt('login_taken') : e.message;
+    } finally { save.disabled = false; }
+  };
+  remove.onclick = async () => {
+    await req('DELETE', '/players/me/passphrase').catch(() => {});
+    show(null);
+  };
+  req('GET', '/players/me/passphrase').then(show).catch(() => {});
+  return h('div', { class: 'pass-box' }, h('h3', { text: pt('pass_title') }), h('p', { class: 'muted small', text: pt('pass_note') }), state, form, msg);
+}
+
+// #/signin: a name and passphrase for this device.
+function passphraseSignIn(panel, { navigate }) {
+  const login = h('input', { type: 'text', name: 'login', autocomplete: 'username', maxlength: 200, required: true });
+  const pass = h('input', { type: 'password', name: 'passphrase', autocomplete: 'current-password', maxlength: 200, required: true });
+  const msg = h('p', { class: 'error small', role: 'alert' });
+  const go = h('button', { class: 'btn primary', type: 'submit', text: pt('sign_in_btn') });
+  const who = me();
+  const form = h('form', { class: 'pass-form', 'data-role': 'sign-in-form' },
+    h('label', { class: 'field' }, h('span', { text: pt('login') }), login),
+    h('label', { class: 'field' }, h('span', { text: pt('passphrase') }), pass),
+    h('div', { class: 'pass-actions' }, go));
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    go.disabled = true;
+    msg.textContent = '';
+    try {
+      const p = await req('POST', '/sign-in/passphrase', { login: login.value, passphrase: pass.value });
+      setMe({ id: p.id, name: p.name, token: p.token });
+      signedIn(panel, p, navigate);
+    } catch (e) {
+      msg.textContent = e.status === 429 ? pt('sign_in_locked') : e.code === 'sign_in_refused' ? pt('sign_in_wrong') : e.message;
+    } finally { go.disabled = false; }
+  };
+  append(panel, [h('h2', { text: pt('sign_in') }), h('p', { class: 'muted small', text: pt('sign_in_note') }),
+    who ? h('p', { class: 'small', text: pt('sign_in_replaces', { name: who.name }) }) : null, form, msg]);
+}
+
+function signedIn(panel, p, navigate) {
+  clear(panel).append(h('p', { class: 'signed-in', text: pt('signed_in', { name: p.name }) }));
+  const go = h('button', { class: 'btn primary', type: 'button', text: pt('my_page') });
+  go.onclick = () => navigate('/#/player');
+  const lobby = h('button', { class: 'btn', type: 'button', text: pt('to_lobby') });
+  lobby.onclick = () => navigate('/');
+  panel.append(h('div', { class: 'lobby-actions' }, go, lobby));
 }
 
 function ratingsPanel(page) {
@@ -261,20 +354,20 @@ export async function renderPlayer(main, id, { link, navigate }) {
       h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), signInPanel(mine))));
 }
 
+// #/signin/SECRET spends a sign-in link; #/signin (or a refused link) offers the name +
+// passphrase form.
 export async function renderSignIn(main, secret, { navigate }) {
-  const panel = h('section', { class: 'panel narrow signin-page' }, h('p', { text: pt('signing_in') }));
+  const panel = h('section', { class: 'panel narrow signin-page' });
   main.append(panel);
+  if (!secret) return passphraseSignIn(panel, { navigate });
+  panel.append(h('p', { text: pt('signing_in') }));
   history.replaceState(null, '', '/#/signin');  // the secret leaves the address bar and history at once
   try {
     const p = await req('POST', '/sign-in', { link: secret });
     setMe({ id: p.id, name: p.name, token: p.token });
-    clear(panel).append(h('p', { class: 'signed-in', text: pt('signed_in', { name: p.name }) }));
-    const go = h('button', { class: 'btn primary', type: 'button', text: pt('my_page') });
-    go.onclick = () => navigate('/#/player');
-    const lobby = h('button', { class: 'btn', type: 'button', text: pt('to_lobby') });
-    lobby.onclick = () => navigate('/');
-    panel.append(h('div', { class: 'lobby-actions' }, go, lobby));
+    signedIn(panel, p, navigate);
   } catch (e) {
     clear(panel).append(h('p', { class: 'error sign-in-failed', text: pt('sign_in_failed') }));
+    passphraseSignIn(panel, { navigate });
   }
 }

@@ -121,3 +121,37 @@ def test_new_room_with_the_same_people_shows_on_their_home_page(server, new_page
     call.locator("button.primary").click()
     friend.wait_for_url(f"**/room/{code}")
     assert not host.errors and not friend.errors
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_name_and_passphrase_sign_in_by_clicking(server, new_page, friends, screenshots, lang):
+    """Set a passphrase on one's page, sign in with it on a phone (another context): the
+    same player; a wrong passphrase says so and signs nobody in."""
+    who = friends[["ru", "pl", "en"].index(lang) + 1]
+    login = f"{who['name']} {lang}"
+    laptop = new_page(viewport=DESKTOP | {"width": 1366, "height": 768}, lang=lang)
+    as_player(laptop, server, who)
+    laptop.goto(f"{server}/#/player")
+    form = laptop.locator("[data-role=passphrase-form]")
+    form.locator("input[name=login]").fill(login)
+    form.locator("input[name=passphrase]").fill("пароль correct horse")
+    form.locator("button[type=submit]").click()
+    laptop.locator(".pass-state", has_text=login).wait_for()
+    laptop.locator(".player-devices").screenshot(path=str(screenshots / f"player-passphrase-{lang}-desktop.png"))
+
+    phone = new_page(viewport=PHONE, lang=lang)
+    phone.goto(f"{server}/#/signin")
+    sign = phone.locator("[data-role=sign-in-form]")
+    sign.locator("input[name=login]").fill(login.upper())
+    sign.locator("input[name=passphrase]").fill("wrong horse battery")
+    sign.locator("button[type=submit]").click()
+    phone.locator(".signin-page .error", has_text={"ru": "не совпадают", "pl": "nie pasują", "en": "do not match"}[lang]).wait_for()
+    assert phone.evaluate("localStorage.getItem('kozyr.player')") is None
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "sideways scrolling"
+    phone.screenshot(path=str(screenshots / f"signin-passphrase-{lang}-phone.png"), full_page=True)
+    sign.locator("input[name=passphrase]").fill("пароль correct horse")
+    sign.locator("button[type=submit]").click()
+    phone.locator(".signed-in").wait_for()
+    stored = phone.evaluate("JSON.parse(localStorage.getItem('kozyr.player'))")
+    assert stored["id"] == who["id"] and stored["token"] != who["token"]
+    assert not laptop.errors and not phone.errors
