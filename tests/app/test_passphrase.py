@@ -167,3 +167,19 @@ def test_hash_uses_the_settings_and_is_renewed_when_they_change(database_url):
         with app.state.kozyr.db.read() as s:
             assert s.get(accounts.Passphrase, player["id"]).hash.startswith("$argon2id$v=19$m=8192,t=2,")
     app.state.kozyr.db.dispose()
+
+
+def test_guesses_sent_at_once_cannot_outrun_the_lock(pclient):
+    """Two wrong ones, then six at once: the third in a row locks the name before it is
+    checked, so exactly one of the six is checked (422) and the others wait (429)."""
+    from concurrent.futures import ThreadPoolExecutor
+    player = new_player(pclient)
+    login = unique("Olek")
+    assert set_pass(pclient, player, login).status_code == 200
+    for _ in range(2):
+        assert sign_in(pclient, login, "guess guess guess").status_code == 422
+    with ThreadPoolExecutor(6) as pool:
+        codes = sorted(pool.map(lambda _: sign_in(pclient, login, "guess guess guess").status_code, range(6)))
+    assert codes == [422, 429, 429, 429, 429, 429]
+    with pclient.app.state.kozyr.db.read() as s:
+        assert s.get(accounts.Passphrase, player["id"]).failures == 3
