@@ -59,7 +59,7 @@ class Passphrase(m.Base):
     __tablename__ = "passphrases"
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     login: Mapped[str] = mapped_column(String(64))
-    login_key: Mapped[str] = mapped_column(String(64), unique=True)
+    login_key: Mapped[str] = mapped_column(String(200), unique=True)  # casefold may lengthen (ß: ss)
     hash: Mapped[str] = mapped_column(String(255))
     failures: Mapped[int] = mapped_column(Integer, default=0)
     blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -35,7 +35,7 @@ def upgrade() -> None:
         'passphrases',
         sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
         sa.Column('login', sa.String(64), nullable=False),
-        sa.Column('login_key', sa.String(64), nullable=False, unique=True),
+        sa.Column('login_key', sa.String(200), nullable=False, unique=True),
         sa.Column('hash', sa.String(255), nullable=False),
         sa.Column('failures', sa.Integer(), nullable=False, server_default='0'),
         sa.Column('blocked_until', sa.DateTime(timezone=True), nullable=True),

@@ -81,6 +81,18 @@ def test_wrong_passphrase_and_unknown_name_look_alike(pclient):
         assert list(tokens) == []  # nothing was handed out
 
 
+def test_a_name_that_folds_longer_fits(pclient):
+    player = new_player(pclient)
+    login = "ß" * 34 + secrets_hex()  # casefolded: twice as long
+    assert set_pass(pclient, player, login).status_code == 200
+    assert sign_in(pclient, "SS" * 34 + login[34:]).json()["id"] == player["id"]
+
+
+def secrets_hex() -> str:
+    import secrets
+    return secrets.token_hex(3)
+
+
 def test_the_name_is_one_players(pclient):
     a, b = new_player(pclient), new_player(pclient)
     login = unique("Sam")
