@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..db import models as m
@@ -114,21 +114,26 @@ CSV_PAGE = 1000
 @router.get("/{player_id}/matches.csv", response_class=Response,
             responses={200: {"content": {"text/csv": {}}}})
 async def matches_csv(player_id: PlayerId, kozyr: KozyrDep) -> Response:
-    """Every finished match of the player as CSV, newest first (the columns of ``finished``)."""
-    def read() -> str:
+    """Every finished match of the player as CSV, newest first (the columns of ``finished``),
+    streamed a keyset page of CSV_PAGE rows at a time."""
+    await _of_player(kozyr, player_id, lambda c: None)  # 404 before the first byte
+
+    def rows():
         out = io.StringIO()
         w = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
         w.writeheader()
         with kozyr.db.engine.connect() as c:
-            _player(c, player_id)
             before = None
-            while rows := sql.match_list(c, player_id, CSV_PAGE, before=before):
-                w.writerows(rows)
-                before = rows[-1]["match"]
-        return out.getvalue()
-    body = await run_in_threadpool(read)
-    return Response(body, media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="kozyr-player-{player_id}.csv"'})
+            while page := sql.match_list(c, player_id, CSV_PAGE, before=before):
+                w.writerows(page)
+                before = page[-1]["match"]
+                yield out.getvalue()
+                out.seek(0)
+                out.truncate()
+        if out.tell():
+            yield out.getvalue()
+    return StreamingResponse(rows(), media_type="text/csv; charset=utf-8",  # sync: iterated in a thread
+                             headers={"Content-Disposition": f'attachment; filename="kozyr-player-{player_id}.csv"'})
 
 
 # -- "new room with the same people" -------------------------------------------------------

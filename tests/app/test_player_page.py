@@ -109,6 +109,10 @@ def test_match_list_refuses_a_cursor_that_is_not_the_players(client, seeded):
         assert r.status_code == 422 and r.json()["code"] == "unknown_cursor", r.text
     assert client.get(f"/api/players/{me}/finished", params={"before": "x" * 33}).status_code == 422
     assert client.get("/api/players/999999999/finished").status_code == 404
+    # the CSV of nobody's matches: the head only; of nobody at all: 404
+    assert client.get(f"/api/players/{stranger}/matches.csv").text == \
+        "finished_at,match,variant,family,seat,place,total,room\n"
+    assert client.get("/api/players/999999999/matches.csv").status_code == 404
 
 
 def test_chart_numbers_spread_evenly_first_and_last_kept():
