@@ -96,7 +96,7 @@ class KingMatch(Match):
                                "contract_order"}
     _APPEND_ONLY = Match._APPEND_ONLY | {"trick_winners"}
     hands: list[list[str]]
-    turn: int
+    turn: int  # always a seat while the match runs
 
     # -- the match ------------------------------------------------------------
 
@@ -179,9 +179,6 @@ class KingMatch(Match):
         self.penalty_left = len(early) if early else 0
 
     # -- hooks: turn and legality --------------------------------------------
-
-    def _to_act(self) -> list[int]:
-        return [self.turn]
 
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
@@ -373,7 +370,6 @@ class KingMatch(Match):
                 self.stock[s] = cards
             else:
                 self.hands[s] = cards + [c for c in self.hands[s] if c in shown]
-        self._legal_cache = {}
 
 
 class KingClassicMatch(KingMatch):

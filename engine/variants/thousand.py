@@ -135,9 +135,6 @@ class ThousandMatch(ThousandPlay):
 
     # -- hooks ----------------------------------------------------------------
 
-    def _to_act(self) -> list[int]:
-        return [self.turn]
-
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 

@@ -226,9 +226,6 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     # -- the stage tables -------------------------------------------------------
 
-    def _to_act(self) -> list[int]:
-        return [self.turn]
-
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 

@@ -54,7 +54,7 @@ class ThousandPlay(Match):
     hands: list[list[str]]
     talon: list[str]
     before: list[int]  # the totals before this deal (rules T-13, T-27)
-    turn: int
+    turn: int  # always a seat while the match runs
     bids: list[tuple[int, str]]
     passed: set[int]
     high: int | None
