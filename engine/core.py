@@ -25,11 +25,11 @@ import copy
 import marshal
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .actions import _CACHE as _PARSED
-from .actions import Action
+from .actions import Action, LogEntry
 from .cards import is_card, sort_hand
 
 
@@ -244,37 +244,29 @@ def registered_ids() -> list[str]:
 
 
 # --------------------------------------------------------------------------
-# The deal's log, redacted per seat (rule C-5)
+# Dealing (the deal's log entries are :class:`engine.actions.LogEntry`, rule C-5)
 
 
-PUBLIC: frozenset[int] = frozenset()  # the ``seen_by`` of a log entry everyone sees in full
-_PUBLIC_ENTRIES: dict[tuple[int, str], LogEntry] = {}
 _STALE = object()  # ``Match._legal_seat`` when no legal list is kept
+_BITS = [n.bit_length() for n in range(64)]
 
 
-@dataclass(slots=True)
-class LogEntry:
-    seat: int | None  # None for a reveal ("show:...")
-    action: str  # as the acting seat (and those in ``seen_by``) saw it
-    hidden: str | None = None  # what everyone else sees, or None if public
-    seen_by: frozenset[int] = field(default_factory=frozenset)  # seats that see ``action``
-
-    def as_seen_by(self, seat: int | None) -> str:
-        """The entry's text for ``seat``: ``action`` for the seats that see it,
-        else ``hidden`` ("" when the others see nothing of it, e.g. a hand shown
-        to one seat only)."""
-        if self.hidden is None or (seat is not None and seat in self.seen_by):
-            return self.action
-        return self.hidden
-
-
-def public_entry(seat: int, action: str) -> LogEntry:
-    """The log entry of a public action (a card played ...): log entries are never
-    changed, so one object serves every match (the hot path of card play)."""
-    entry = _PUBLIC_ENTRIES.get((seat, action))
-    if entry is None:
-        entry = _PUBLIC_ENTRIES[seat, action] = LogEntry(seat, action, None, PUBLIC)
-    return entry
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """``rng.shuffle(cards)``, the very same permutation drawn from the very same
+    bits (rule C-3: a seed deals what it always dealt), without a method call per
+    card: ``random.Random.shuffle`` is a Fisher-Yates over ``_randbelow``, which
+    draws ``n.bit_length()`` bits until they fall below ``n``."""
+    if type(rng) is not random.Random or len(cards) >= len(_BITS):
+        rng.shuffle(cards)
+        return
+    getrandbits, bits = rng.getrandbits, _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
@@ -706,7 +698,7 @@ class Match:
         if self._presets_left:
             return self._presets_left.pop(0), []
         deck = list(self.deck)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         return None, deck
 
     def _check_preset(self, preset: dict, shape: Sequence[int], rest_size: int) -> tuple[list[list[str]], list[str]]:

@@ -55,7 +55,6 @@ from ..core import (
     assign_hidden,
     check,
     deal_cards_round,
-    public_entry,
     register,
 )
 from ..tricks import FollowRule, winning_play
@@ -234,7 +233,7 @@ class KingMatch(Match):
     def _do_play(self, seat: int, act: Action) -> None:
         card: str = act.card  # type: ignore[assignment]  # play:XX
         self.hands[seat].remove(card)
-        self.log.append(public_entry(seat, act.text))
+        self.log.append(act.public[seat])
         trick = self.trick
         if trick:
             led = self.led

@@ -26,7 +26,7 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import EngineError, Match, Stage, assign_hidden, public_entry
+from ..core import EngineError, Match, Stage, assign_hidden
 from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"
@@ -224,7 +224,7 @@ class KorolMatch(Match):
         if trick and card[1] != trick[0][1][1]:  # a discard shows a void (FOLLOW.reveals)
             self.voids[seat].update(FOLLOW.reveals(trick, card, self.trump, STRENGTH)[0])
         trick.append((seat, card))
-        self.log.append(public_entry(seat, act.text))
+        self.log.append(act.public[seat])
         if len(trick) < self.n_active:
             self.turn = self._next_active(seat)
             return

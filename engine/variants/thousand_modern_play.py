@@ -7,7 +7,6 @@ state it uses is set up there in ``_start_deal``.
 from __future__ import annotations
 
 from ..actions import Action
-from ..core import public_entry
 from ..tricks import is_trumped, winning_play
 from .thousand_cards import DECK, STRENGTH, SUIT_CARDS
 from .thousand_modern_state import ModernState, card_of
@@ -89,7 +88,7 @@ class PlayMixin(ModernState):
                     self.marriages.append((seat, card[1], card))
         trick.append((seat, card))
         self.played_by[card] = seat
-        self.log.append(public_entry(seat, action))
+        self.log.append(act.public[seat])
         if len(trick) < self.trick_size:
             self.turn = self.next_seat[seat]
             return

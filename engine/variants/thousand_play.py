@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import EngineError, Match, public_entry
+from ..core import EngineError, Match
 from ..tricks import FollowRule, winning_play
 from .thousand_cards import (
     ALL_NINES,
@@ -130,7 +130,7 @@ class ThousandPlay(Match):
                 self.marriages.append((seat, card[1], card))
         trick.append((seat, card))
         self.played_by[card] = seat
-        self.log.append(public_entry(seat, act.text))
+        self.log.append(act.public[seat])
         if len(trick) < self.trick_size:
             self.turn = self.next_seat[seat]
             return
