@@ -7,8 +7,8 @@ state it uses is set up there in ``_start_deal``.
 from __future__ import annotations
 
 from ..actions import Action
-from ..tricks import is_trumped, winning_play
-from .thousand_cards import DECK, STRENGTH, SUIT_CARDS
+from ..tricks import is_trumped
+from .thousand_cards import DECK, STRENGTH, SUIT_CARDS, play_to_trick
 from .thousand_modern_state import ModernState, card_of
 
 ACES = ("AS", "AC", "AD", "AH")
@@ -86,19 +86,8 @@ class PlayMixin(ModernState):
                 else:  # M-16: the suit is trump at once, the led card included
                     self.trump = card[1]
                     self.marriages.append((seat, card[1], card))
-        trick.append((seat, card))
-        self.played_by[card] = seat
-        self.log.append(act.public[seat])
-        if len(trick) < self.trick_size:
-            self.turn = self.next_seat[seat]
-            return
-        winner = winning_play(trick, self.trump, STRENGTH)[0]  # C-4
-        self.won[winner] += [c for _, c in trick]
-        self.tricks_won[winner] += 1
-        self.last_trick = {"cards": [[s, c] for s, c in trick], "winner": winner}
-        self.trick = []
-        self.turn = winner  # T-20
-        if not self.hands[winner]:
+        winner = play_to_trick(self, seat, card, act.public[seat])  # C-4, T-20
+        if winner is not None and not self.hands[winner]:
             self._score_played()
 
     def _why_not_this_card(self, seat: int, kind: str, card: str) -> str | None:
