@@ -188,6 +188,8 @@ class KingMatch(Match):
     def _legal_play(self, seat: int) -> list[str]:
         if self.trick and not self.king_must_go:  # rules K-3, K-12
             return FOLLOW.playable_codes(self.hands[seat], self.trick, self.trump, self.strength, PLAY)
+        if not self.trick and not self.no_heart_lead and self.trump is None:
+            return [PLAY[c] for c in self.hands[seat]]  # a free lead (no K-6, no K-12)
         return [PLAY[c] for c in self._playable(seat)[0]]
 
     def _playable(self, seat: int) -> tuple[list[str], str]:

@@ -37,9 +37,17 @@ FOLLOW_1000 = FollowRule(must_trump=True, why_follow=_WHY_FOLLOW, why_trump=_WHY
                          why_beat="you must beat the highest card of the led suit (rule T-22)")
 
 
+_MARRIAGE_CARDS = [(s, "K" + s, "Q" + s) for s in "SCDH"]
+
+
 def marriages_held(hand: Collection[str]) -> list[str]:
     """The suits whose K and Q are both in ``hand`` (rule T-3)."""
-    return [s for s in "SCDH" if "K" + s in hand and "Q" + s in hand]
+    return [s for s, k, q in _MARRIAGE_CARDS if k in hand and q in hand]
+
+
+def in_marriage(card: str, hand: Collection[str]) -> bool:
+    """True when ``card`` is the K or the Q of a marriage held in ``hand`` (rule T-3)."""
+    return card[0] in "KQ" and "K" + card[1] in hand and "Q" + card[1] in hand
 
 
 def bid_cap(hand: Collection[str]) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..actions import Action
 from ..tricks import is_trumped
-from .thousand_cards import DECK, STRENGTH, SUIT_CARDS, play_to_trick
+from .thousand_cards import DECK, STRENGTH, SUIT_CARDS, in_marriage, marriages_held, play_to_trick
 from .thousand_modern_state import ModernState, card_of
 
 ACES = ("AS", "AC", "AD", "AH")
@@ -27,9 +27,8 @@ class PlayMixin(ModernState):
             return [codes[c] for c in self._playable(hand)]
         acts = [codes[c] for c in hand]
         if self._may_declare(seat):
-            for suit in "SCDH":  # M-16
-                if "K" + suit in hand and "Q" + suit in hand:
-                    acts += ["marriage:K" + suit, "marriage:Q" + suit]
+            for suit in marriages_held(hand):  # M-16
+                acts += ["marriage:K" + suit, "marriage:Q" + suit]
             if self.options["ace_marriage"] and all(a in hand for a in ACES):  # M-17
                 acts += ["marriage:" + a for a in ACES]
         if self.first_lead and self._may_write_off():  # M-14: up to the first lead
@@ -97,7 +96,7 @@ class PlayMixin(ModernState):
                 return "a marriage is declared only when leading (rule M-16)"
             if card[0] == "A":
                 return "an ace marriage needs all four aces and the option (rule M-17)"
-            if card[0] not in "KQ" or "K" + card[1] not in hand or "Q" + card[1] not in hand:
+            if not in_marriage(card, hand):
                 return "you do not hold both the K and the Q of that suit (rule M-16)"
             return "a marriage may be declared only after taking a trick (rule M-16)"
         if not self.trick:
