@@ -226,7 +226,7 @@ class KorolMatch(Match):
         trick.append((seat, card))
         self.log.append(act.public[seat])
         if len(trick) < self.n_active:
-            self.turn = self._next_active(seat)
+            self.turn = self._succ[seat]  # _next_active, inlined (the hot path)
             return
         self._end_trick()
 
