@@ -25,7 +25,11 @@ Each mean is shown with its 95% confidence interval (normal approximation
 over units), with the strong bot's mean and 99th-percentile time per search
 decision (decisions with one legal action are not searched and not counted),
 as CPU time of the process and as wall-clock time (the two differ when the
-machine is shared).  ``cpu s`` is the CPU time all units of a variant took:
+machine is shared).  The strong bot searches ``--iterations`` rollouts a
+decision, capped at ``--ms`` of wall-clock time (800 by default, the server's
+``bot_think_ms``; ``--ms 0``: no cap); ``capped`` counts the decisions the cap
+ended (a capped search depends on the machine's speed, an uncapped one on the
+seeds only).  ``cpu s`` is the CPU time all units of a variant took:
 divided by ``--jobs`` it is about the wall time on a quiet machine.
 """
 
