@@ -775,12 +775,6 @@ class Match:
     def _phase(self) -> str:
         return self._phase_of[self.stage]
 
-    def _legal(self, seat: int) -> list[str]:
-        """That seat's legal actions: the stage's ``legal`` method (``STAGES``).
-        ``legal_actions`` calls the table itself; a family overrides this hook
-        only for stages it leaves out of ``STAGES`` (so does ``_do``)."""
-        return self._legal_of[self.stage](self, seat)
-
     def _do(self, seat: int, action: str) -> None:
         """Carry out a legal action: the stage's method for the action's kind."""
         act = _PARSED.get(action) or Action.parse(action)
