@@ -25,7 +25,11 @@ Each mean is shown with its 95% confidence interval (normal approximation
 over units), with the strong bot's mean and 99th-percentile time per search
 decision (decisions with one legal action are not searched and not counted),
 as CPU time of the process and as wall-clock time (the two differ when the
-machine is shared).  ``cpu s`` is the CPU time all units of a variant took:
+machine is shared).  The strong bot searches ``--iterations`` rollouts a
+decision, capped at ``--ms`` of wall-clock time (800 by default, the server's
+``bot_think_ms``; ``--ms 0``: no cap); ``capped`` counts the decisions the cap
+ended (a capped search depends on the machine's speed, an uncapped one on the
+seeds only).  ``cpu s`` is the CPU time all units of a variant took:
 divided by ``--jobs`` it is about the wall time on a quiet machine.
 """
 
@@ -54,6 +58,9 @@ DEFAULTS = {"quick": {"thousand": 6, "king": 6, "korol": 2},
             "full": {"thousand": 200, "king": 100, "korol": 30,
                      "krol-pl": 50}}  # Król's gain per match is the smallest
 FULL_ITERATIONS = 60
+#: The strong bot's wall-clock cap per decision, as the server's bots have it
+#: (``app/config.py`` ``bot_think_ms``); ``--ms 0`` searches by iterations only.
+DEFAULT_MS = 800
 
 
 def seats_for(variant_id: str) -> int:
@@ -63,7 +70,7 @@ def seats_for(variant_id: str) -> int:
 
 def make(level: str, seed: int, args) -> object:
     if level == "strong":
-        return SearchBot(seed, iterations=args.iterations, ms=args.ms)
+        return SearchBot(seed, iterations=args.iterations, ms=args.ms or None)
     return (HeuristicBot if level == "basic" else RandomBot)(seed)
 
 
@@ -76,7 +83,8 @@ def run(match, bots, stop_rows: int | None, times: list[float]) -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         action = bot.act(match, seat)
         if isinstance(bot, SearchBot) and bot.last_stats:
-            times.append((time.process_time() - c0, time.perf_counter() - t0))
+            times.append((time.process_time() - c0, time.perf_counter() - t0,
+                          bot.last_stats.get("stop") == "deadline"))
         match.apply(seat, action)
     raise SystemExit(f"{match.variant.id}: unit did not end")
 
@@ -161,7 +169,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a few minutes: few units, small budget")
     ap.add_argument("--variant", action="append", help="only these variants")
     ap.add_argument("--iterations", type=int, help="strong bot: rollouts per decision")
-    ap.add_argument("--ms", type=float, help="strong bot: milliseconds per decision")
+    ap.add_argument("--ms", type=float, default=DEFAULT_MS,
+                    help=f"strong bot: wall-clock cap in ms per decision (default {DEFAULT_MS}, "
+                         "the server's; 0: none)")
     ap.add_argument("--units", type=int, help="deals (Тысяча, Кинг) per variant "
                     "(full run: Тысяча 200, Кинг 100)")
     ap.add_argument("--matches", type=int, help="matches (Король / Król) per variant "
@@ -174,7 +184,7 @@ def main() -> None:
     args = ap.parse_args()
     args.mode = "quick" if args.quick else "full"
     args.reigns = 1 if args.reigns is None else args.reigns
-    if args.iterations is None and args.ms is None:
+    if args.iterations is None:
         args.iterations = 30 if args.quick else FULL_ITERATIONS
     ids = args.variant or VARIANTS
     print(f"# {' '.join([Path(sys.executable).name, *sys.argv])}")
@@ -185,7 +195,7 @@ def main() -> None:
           "± = 95% CI over units")
     print(f"{'variant':<17} {'units':>5} {'strong - basic':>16} {'basic - random':>16} "
           f"{'cpu ms mean/p99':>16} {'wall ms mean/p99':>16} {'decisions':>9} {'wall s':>7} "
-          f"{'cpu s':>7}")
+          f"{'cpu s':>7} {'capped':>6}")
     for vid in ids:
         count = units_for(vid, args)
         jobs = [(vid, u, args) for u in range(count)]
@@ -200,7 +210,8 @@ def main() -> None:
         print(f"{vid:<17} {count:>5} {ci([o['strong'] for o in out]):>16} "
               f"{ci([o['basic'] for o in out]):>16} {ms(cpu):>16} {ms(wall):>16} "
               f"{len(cpu):>9} {time.perf_counter() - t0:>7.0f} "
-              f"{sum(o['cpu'] for o in out):>7.0f}", flush=True)
+              f"{sum(o['cpu'] for o in out):>7.0f} "
+              f"{sum(t[2] for o in out for t in o['times']):>6}", flush=True)
 
 
 if __name__ == "__main__":

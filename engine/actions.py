@@ -18,7 +18,7 @@ every text it has seen, so the hot path parses each distinct action once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import is_card
 
@@ -26,6 +26,27 @@ from .cards import is_card
 SEAT_KINDS = frozenset({"spare"})
 _CACHE: dict[str, Action] = {}
 _CACHE_LIMIT = 200_000  # distinct texts are few (cards x seats, amounts); garbage is not kept
+MAX_SEATS = 4  # the most seats of any variant (Кинг, Тысяча with four, Король)
+
+
+@dataclass(slots=True)
+class LogEntry:
+    """One entry of a deal's log (rule C-5): the acting seat (None for a reveal,
+    "show:..."), the action as that seat (and those in ``seen_by``) saw it, and
+    what everyone else sees (None: the same, the entry is public)."""
+
+    seat: int | None
+    action: str  # as the acting seat (and those in ``seen_by``) saw it
+    hidden: str | None = None  # what everyone else sees, or None if public
+    seen_by: frozenset[int] = field(default_factory=frozenset)  # seats that see ``action``
+
+    def as_seen_by(self, seat: int | None) -> str:
+        """The entry's text for ``seat``: ``action`` for the seats that see it,
+        else ``hidden`` ("" when the others see nothing of it, e.g. a hand shown
+        to one seat only)."""
+        if self.hidden is None or (seat is not None and seat in self.seen_by):
+            return self.action
+        return self.hidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +59,9 @@ class Action:
     card: str | None = None
     target: int | None = None  # a seat: the receiver of a give, the spare hand's seat
     amount: int | None = None  # a bid or a contract
+    #: The public log entry of this action by each seat (log entries never change,
+    #: so one object serves every match: the hot path of card play).
+    public: tuple[LogEntry, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -69,7 +93,8 @@ class Action:
                 target = int(arg)
             else:
                 amount = int(arg)
-        return cls(text, kind, arg, card, target, amount)
+        return cls(text, kind, arg, card, target, amount,
+                   tuple(LogEntry(s, text) for s in range(MAX_SEATS)))
 
     @classmethod
     def make(cls, kind: str, arg: str | int | None = None, *, to: int | None = None) -> Action:

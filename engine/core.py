@@ -8,7 +8,7 @@ A family module subclasses :class:`Match` and fills in a few hooks:
                              form) and, per action kind, the method carrying out
                              a legal :class:`~engine.actions.Action`
 * ``_start_deal()``          deal the next deal (presets first, then the shuffle)
-* ``_to_act()``              the seats whose action is awaited
+* ``turn``                   (an attribute) the one seat whose action is awaited
 * ``_why_illegal(seat, a)``  (optional) a precise reason for a rejected action
 * ``_view_extra(seat, v)``   add the family's own keys to a view
 * ``_locations()``           where every card of the deck lies (for invariants)
@@ -25,11 +25,11 @@ import copy
 import marshal
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .actions import _CACHE as _PARSED
-from .actions import Action
+from .actions import Action, LogEntry
 from .cards import is_card, sort_hand
 
 
@@ -244,36 +244,29 @@ def registered_ids() -> list[str]:
 
 
 # --------------------------------------------------------------------------
-# The deal's log, redacted per seat (rule C-5)
+# Dealing (the deal's log entries are :class:`engine.actions.LogEntry`, rule C-5)
 
 
-PUBLIC: frozenset[int] = frozenset()  # the ``seen_by`` of a log entry everyone sees in full
-_PUBLIC_ENTRIES: dict[tuple[int, str], LogEntry] = {}
+_STALE = object()  # ``Match._legal_seat`` when no legal list is kept
+_BITS = [n.bit_length() for n in range(64)]
 
 
-@dataclass(slots=True)
-class LogEntry:
-    seat: int | None  # None for a reveal ("show:...")
-    action: str  # as the acting seat (and those in ``seen_by``) saw it
-    hidden: str | None = None  # what everyone else sees, or None if public
-    seen_by: frozenset[int] = field(default_factory=frozenset)  # seats that see ``action``
-
-    def as_seen_by(self, seat: int | None) -> str:
-        """The entry's text for ``seat``: ``action`` for the seats that see it,
-        else ``hidden`` ("" when the others see nothing of it, e.g. a hand shown
-        to one seat only)."""
-        if self.hidden is None or (seat is not None and seat in self.seen_by):
-            return self.action
-        return self.hidden
-
-
-def public_entry(seat: int, action: str) -> LogEntry:
-    """The log entry of a public action (a card played ...): log entries are never
-    changed, so one object serves every match (the hot path of card play)."""
-    entry = _PUBLIC_ENTRIES.get((seat, action))
-    if entry is None:
-        entry = _PUBLIC_ENTRIES[seat, action] = LogEntry(seat, action, None, PUBLIC)
-    return entry
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """``rng.shuffle(cards)``, the very same permutation drawn from the very same
+    bits (rule C-3: a seed deals what it always dealt), without a method call per
+    card: ``random.Random.shuffle`` is a Fisher-Yates over ``_randbelow``, which
+    draws ``n.bit_length()`` bits until they fall below ``n``."""
+    if type(rng) is not random.Random or len(cards) >= len(_BITS):
+        rng.shuffle(cards)
+        return
+    getrandbits, bits = rng.getrandbits, _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
@@ -378,7 +371,7 @@ class Match:
     #: to, whose items never change: a copy copies the list, not the items.
     _SHARED: ClassVar[frozenset[str]] = frozenset({
         "variant", "options", "preset_deals", "start_totals", "last_trick", "last_deal",
-        "_result", "_dealt", "rng"})
+        "_result", "_dealt", "rng", "_legal_seat", "_legal_list"})
     _APPEND_ONLY: ClassVar[frozenset[str]] = frozenset({
         "actions", "log", "_scoresheet", "_history", "_presets_left"})
     _phase_of: ClassVar[dict[str, str]] = {}
@@ -424,7 +417,9 @@ class Match:
         self._history: list[dict] = []
         self._deal_actions_start = 0
         self._dealt: dict = {}
-        self._legal_cache: dict[int, list[str]] = {}
+        self._legal_seat: object = _STALE  # the seat whose legal list is kept (see legal_actions)
+        self._legal_list: list[str] = []
+        self.turn: int | None = None  # the seat to act (families set it)
         self.last_trick: dict | None = None
         self.last_deal: dict | None = None
         self.over = False
@@ -446,52 +441,50 @@ class Match:
     def to_act(self) -> list[int]:
         if self.over:
             return []
-        return self._to_act()
+        return [self.turn]  # type: ignore[list-item]  # None only once the match is over
 
     def legal_actions(self, seat: int) -> list[str]:
-        cached = self._legal_cache.get(seat) if type(seat) is int else None
-        if cached is None:
-            if type(seat) is not int or not 0 <= seat < self.seats:
-                self._check_seat(seat)  # raises ValueError
-            if self.over or seat not in self._to_act():
-                cached = []
-            else:  # the stage's method straight from the table (the hot path), else the hook
-                fn = self._legal_of.get(self.stage)
-                cached = fn(self, seat) if fn is not None else self._legal(seat)
-            self._legal_cache[seat] = cached
-        return cached.copy()
+        # The list of the one seat to act is kept until the next action (the hot
+        # path: a bot lists, then applies).  ``is``: the very int object the list
+        # was made for, never a bool or a float equal to it.
+        if seat is self._legal_seat:
+            return self._legal_list.copy()
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            self._check_seat(seat)  # raises ValueError
+        if self.over or seat != self.turn:
+            return []
+        legal = self._legal_list = self._legal_of[self.stage](self, seat)
+        self._legal_seat = seat
+        return legal.copy()
 
     def apply(self, seat: int, action: str) -> None:
         """Check an action (rule C-6) and carry it out; IllegalAction otherwise."""
-        if type(seat) is not int or not 0 <= seat < self.seats:  # bool is not a seat either
-            raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
-        legal = self._legal_cache.get(seat)
-        if legal is None:
-            legal = self._legal(seat) if (not self.over and seat in self._to_act()) else []
-        if type(action) is not str or action not in legal:
+        if seat is self._legal_seat:
+            legal = self._legal_list
+        else:
+            if type(seat) is not int or not 0 <= seat < self.seats:  # bool is not a seat either
+                raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+            legal = [] if self.over or seat != self.turn else self._legal_of[self.stage](self, seat)
+        if action not in legal or type(action) is not str:
             self._reject(seat, action)
-        self._legal_cache = {}
+        self._legal_seat = _STALE
         self.actions.append((seat, action))
-        do = self._do_of.get(self.stage)
-        if do is None:
-            self._do(seat, action)
-            return
         act = _PARSED.get(action) or Action.parse(action)  # _do, inlined (the hot path)
-        do[act.kind](self, seat, act)
+        self._do_of[self.stage][act.kind](self, seat, act)
 
     def _reject(self, seat: int, action: object) -> None:
         if not isinstance(action, str):
             raise IllegalAction(f"an action is a string, not {type(action).__name__}")
         if self.over:
             raise IllegalAction("the match is over")
-        if seat not in self._to_act():
-            raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self._to_act()})")
+        if seat not in self.to_act():
+            raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self.to_act()})")
         reason = self._why_illegal(seat, action) or "not a legal action now"
         raise IllegalAction(f"{action[:40]!r}: {reason}")
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Fast path: carry out an action known to be legal (no checks)."""
-        self._legal_cache = {}
+        self._legal_seat = _STALE
         self.actions.append((seat, action))
         self._do(seat, action)
 
@@ -571,7 +564,7 @@ class Match:
         # Future deals must not be the real ones: the copy gets its own chance.
         twin.rng = random.Random(rng.getrandbits(64))
         twin._presets_left = []
-        twin._legal_cache = {}
+        twin._legal_seat = _STALE
         twin._redeal_hidden(seat, rng)
         return twin
 
@@ -603,7 +596,7 @@ class Match:
                 d[key] = copy.deepcopy(value)
         twin.rng = random.Random()  # the same generator state, without copying it item by item
         twin.rng.setstate(self.rng.getstate())
-        twin._legal_cache = {}
+        twin._legal_seat = _STALE
         return twin
 
     __copy__ = copy
@@ -624,7 +617,7 @@ class Match:
         if not self._accepts_start_totals:
             raise ValueError(f"{self.variant.id}: a match cannot start from given totals")
         self.start_totals = list(totals)
-        self._legal_cache = {}
+        self._legal_seat = _STALE
         self._totals_changed()
 
     def card_locations(self) -> dict[str, list[str]]:
@@ -705,7 +698,7 @@ class Match:
         if self._presets_left:
             return self._presets_left.pop(0), []
         deck = list(self.deck)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         return None, deck
 
     def _check_preset(self, preset: dict, shape: Sequence[int], rest_size: int) -> tuple[list[list[str]], list[str]]:
@@ -781,15 +774,6 @@ class Match:
 
     def _phase(self) -> str:
         return self._phase_of[self.stage]
-
-    def _to_act(self) -> list[int]:
-        raise NotImplementedError
-
-    def _legal(self, seat: int) -> list[str]:
-        """That seat's legal actions: the stage's ``legal`` method (``STAGES``).
-        ``legal_actions`` calls the table itself; a family overrides this hook
-        only for stages it leaves out of ``STAGES`` (so does ``_do``)."""
-        return self._legal_of[self.stage](self, seat)
 
     def _do(self, seat: int, action: str) -> None:
         """Carry out a legal action: the stage's method for the action's kind."""

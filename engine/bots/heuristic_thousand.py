@@ -8,6 +8,7 @@ import random
 from ..tricks import winning_play
 from ..variants.thousand_cards import MARRIAGE_VALUE as MARRIAGE
 from ..variants.thousand_cards import RANK_POINTS as POINTS
+from ..variants.thousand_cards import in_marriage
 from ..variants.thousand_cards import marriages_held as marriages
 from .base import SUITS, Knowledge, card_of, kind
 
@@ -33,7 +34,7 @@ def keep_value(k: Knowledge, card: str) -> float:
     v = {"A": 100, "T": 40, "K": 15, "Q": 12, "J": 5, "9": 1}[r]
     if r == "T" and "A" + s in held:
         v += 30
-    if r in "KQ" and "K" + s in held and "Q" + s in held:
+    if in_marriage(card, held):
         v += 150
     return v + 0.1 * k.strength[card]
 
@@ -97,7 +98,7 @@ def _discard(k: Knowledge, cards: list[str]) -> str:
         r, s = c
         if r == "A" or (r == "T" and "A" + s in held):
             return False
-        return not (r in "KQ" and "K" + s in held and "Q" + s in held)
+        return not in_marriage(c, held)
 
     losers = [c for c in cards if loser(c)]
     if losers:  # a discard is taken by the declarer: bank the points of a loser
@@ -110,7 +111,7 @@ def _cost(k: Knowledge, card: str) -> float:
     held = set(k.hand)
     r, s = card[0], card[1]
     c = POINTS[r] + 0.1 * k.strength[card]
-    if r in "KQ" and "K" + s in held and "Q" + s in held:
+    if in_marriage(card, held):
         c += 60
     if k.is_master(card):
         c += 15

@@ -14,8 +14,14 @@ still open, the title its tally ranks it for.
 
 Budget: ``iterations`` rollouts per decision (``CALL_WEIGHT`` times as many
 for a bid, a contract, the talon, an order or any other decision that is not
-a card played), or ``ms`` milliseconds, whichever ends first; at least one
-sample per candidate.  Samples go round
+a card played), or ``ms`` milliseconds of wall-clock time, whichever ends
+first; at least one sample per candidate.  The clock is read before every
+rollout, so a decision overruns ``ms`` by at most one rollout (a few
+milliseconds) plus the first round of samples; a round cut short by the
+clock is dropped, so every candidate is still judged on the same samples.
+With ``ms=None`` the search depends on the seeds only (the tests); the
+server passes ``ms`` (``bot_think_ms``, 800 by default) with the default
+``iterations``, and ``bench/bots.py`` caps its searches the same way.  Samples go round
 the candidates that are still in the race: after a few samples a candidate
 clearly worse than the leader on the same samples (paired difference more
 than two standard errors below zero) drops out, and the search stops early
@@ -89,24 +95,35 @@ class SearchBot(Bot):
         values: dict[str, list[float]] = {a: [] for a in cands}
         alive = list(cands)
         used = 0
+        stop = "decided"
         while len(alive) > 1:
             deal_seed = rng.getrandbits(64)
             play_seed = rng.getrandbits(64)
-            for a in alive:
+            for i, a in enumerate(alive):
+                if values[a] and deadline is not None and time.perf_counter() >= deadline:
+                    for b in alive[:i]:  # the round is left unfinished: drop its samples
+                        values[b].pop()
+                    stop = "deadline"
+                    break
                 sample = determinize(random.Random(deal_seed))
                 values[a].append(self._rollout(sample, seat, a, family, random.Random(play_seed)))
-            used += len(alive)
-            alive = _prune(alive, values)
-            if budget is not None and used + len(alive) > budget:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            else:
+                used += len(alive)
+                alive = _prune(alive, values)
+                if budget is not None and used + len(alive) > budget:
+                    stop = "budget"
+                    break
+                if deadline is not None and time.perf_counter() >= deadline:
+                    stop = "deadline"
+                    break
+                continue
+            break
         n = len(values[alive[0]])
         means = {a: sum(values[a]) / len(values[a]) for a in cands}
         # ties go to the rule of thumb, then to the order of the legal list
         choice = max(alive, key=lambda a: (means[a], a == best))
         self.last_stats = {"samples": n, "rollouts": used, "candidates": len(cands),
-                           "alive": len(alive), "means": means,
+                           "alive": len(alive), "means": means, "stop": stop,
                            "seconds": time.perf_counter() - start}
         return choice
 

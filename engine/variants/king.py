@@ -55,7 +55,6 @@ from ..core import (
     assign_hidden,
     check,
     deal_cards_round,
-    public_entry,
     register,
 )
 from ..tricks import FollowRule, winning_play
@@ -96,7 +95,7 @@ class KingMatch(Match):
                                "contract_order"}
     _APPEND_ONLY = Match._APPEND_ONLY | {"trick_winners"}
     hands: list[list[str]]
-    turn: int
+    turn: int  # always a seat while the match runs
 
     # -- the match ------------------------------------------------------------
 
@@ -180,9 +179,6 @@ class KingMatch(Match):
 
     # -- hooks: turn and legality --------------------------------------------
 
-    def _to_act(self) -> list[int]:
-        return [self.turn]
-
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 
@@ -192,6 +188,8 @@ class KingMatch(Match):
     def _legal_play(self, seat: int) -> list[str]:
         if self.trick and not self.king_must_go:  # rules K-3, K-12
             return FOLLOW.playable_codes(self.hands[seat], self.trick, self.trump, self.strength, PLAY)
+        if not self.trick and not self.no_heart_lead and self.trump is None:
+            return [PLAY[c] for c in self.hands[seat]]  # a free lead (no K-6, no K-12)
         return [PLAY[c] for c in self._playable(seat)[0]]
 
     def _playable(self, seat: int) -> tuple[list[str], str]:
@@ -237,7 +235,7 @@ class KingMatch(Match):
     def _do_play(self, seat: int, act: Action) -> None:
         card: str = act.card  # type: ignore[assignment]  # play:XX
         self.hands[seat].remove(card)
-        self.log.append(public_entry(seat, act.text))
+        self.log.append(act.public[seat])
         trick = self.trick
         if trick:
             led = self.led
@@ -373,7 +371,6 @@ class KingMatch(Match):
                 self.stock[s] = cards
             else:
                 self.hands[s] = cards + [c for c in self.hands[s] if c in shown]
-        self._legal_cache = {}
 
 
 class KingClassicMatch(KingMatch):

@@ -80,7 +80,7 @@ class KrolPlMatch(KorolMatch):
                 i = self.order.index(first)
                 self.spare_queue = [s for s in self.order[i:] + self.order[:i] if self.active[s]]
                 self.stage = "spare"
-                self.cur = self.spare_queue[0]
+                self.turn = self.spare_queue[0]
             else:
                 self._start_play()
             return
@@ -110,7 +110,7 @@ class KrolPlMatch(KorolMatch):
         self._log(seat, act.text)
         self.spare_queue.pop(0)
         if self.spare_queue:
-            self.cur = self.spare_queue[0]
+            self.turn = self.spare_queue[0]
         else:
             self._start_play()
 
@@ -120,9 +120,9 @@ class KrolPlMatch(KorolMatch):
         king, prince = self.seat_of("king"), self.seat_of("prince")
         self.stage = "strike"
         if who == "king" and self.active[king]:
-            self.striker, self.cur = "king", king
+            self.striker, self.turn = "king", king
         elif self.active[prince]:  # the Prince is asked although the King has left
-            self.striker, self.cur = "prince", prince
+            self.striker, self.turn = "prince", prince
         else:
             self._after_strikes()
 
@@ -178,7 +178,7 @@ class KrolPlMatch(KorolMatch):
     def _next_trim(self) -> None:
         if self.trim_queue:
             self.stage = "handover"
-            self.cur = self.trim_queue[0]
+            self.turn = self.trim_queue[0]
         else:
             self._start_pool()
 
@@ -209,7 +209,7 @@ class KrolPlMatch(KorolMatch):
     def _next_pool(self) -> None:
         if self.pool_queue:
             self.stage = "pool"
-            self.cur = self.pool_queue[0][0]
+            self.turn = self.pool_queue[0][0]
         else:
             self._start_play()
 
@@ -231,21 +231,21 @@ class KrolPlMatch(KorolMatch):
         self.stage = "play"
         self.lead_duty = False
         if self.round:
-            self.cur = self._highest_active()  # rule R-44: the King, else the highest active title
+            self.turn = self._highest_active()  # rule R-44: the King, else the highest active title
             return
         first = self._next_active(self.dealer)
         card = self.options["first_lead_card"]  # rule R-34
         holder = next((s for s in range(SEATS) if self.active[s] and card in self.hands[s]), None)
         if holder is None:  # in a spare hand: the first hand leads
-            self.cur = first
+            self.turn = first
             return
-        self.cur = holder
+        self.turn = holder
         if not (self.spares and holder == first):  # else nobody can tell where it lies
             self._see_all(card, f"hand:{holder}")
 
     def _next_lead(self, winner: int) -> None:
         # rules R-34, R-44: the winner leads; rule R-5: the next active player if he left
-        self.cur = winner if self.active[winner] else self._next_active(winner)
+        self.turn = winner if self.active[winner] else self._next_active(winner)
 
     def _release(self, seat: int) -> None:
         """Rule R-46: in a reign, the cards of a player who leaves go to his receiver."""

@@ -26,7 +26,7 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import EngineError, Match, Stage, assign_hidden, public_entry
+from ..core import EngineError, Match, Stage, assign_hidden
 from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"
@@ -68,7 +68,7 @@ class KorolMatch(Match):
         self.standings = [0] * SEATS  # rule R-4
         self.king_count = [0] * SEATS
         self.stage = "play"
-        self.cur: int | None = None
+        self.turn = None
         self._clear_deal()
         self._start_round()
 
@@ -197,9 +197,6 @@ class KorolMatch(Match):
 
     # -- play -------------------------------------------------------------------
 
-    def _to_act(self) -> list[int]:
-        return [self.cur]  # type: ignore[list-item]  # None only once the match is over
-
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 
@@ -227,9 +224,9 @@ class KorolMatch(Match):
         if trick and card[1] != trick[0][1][1]:  # a discard shows a void (FOLLOW.reveals)
             self.voids[seat].update(FOLLOW.reveals(trick, card, self.trump, STRENGTH)[0])
         trick.append((seat, card))
-        self.log.append(public_entry(seat, act.text))
+        self.log.append(act.public[seat])
         if len(trick) < self.n_active:
-            self.cur = self._next_active(seat)
+            self.turn = self._succ[seat]  # _next_active, inlined (the hot path)
             return
         self._end_trick()
 
@@ -325,7 +322,7 @@ class KorolMatch(Match):
             self.standings[s] += POINTS[cast(str, t)]  # rule R-4: every seat has a title now
             self.king_count[s] += t == "king"
         if self.round == self.reigns:  # rule R-4: the crowning plus N reigns
-            self.cur = None
+            self.turn = None
             self._finish_deal(row, over=True, result=self._final_result())
             return
         self.round += 1

@@ -79,7 +79,7 @@ class KorolRuMatch(KorolMatch):
             self._next_taker()
         elif not self.active[king] and self.active[peasant]:  # rule R-26
             self.stage = "swap"
-            self.cur = peasant
+            self.turn = peasant
         else:
             self._start_play()
 
@@ -87,7 +87,7 @@ class KorolRuMatch(KorolMatch):
         self.stage = "play"
         if self.round == 0:
             first = self._next_active(self.dealer)  # rule R-12: the first hand leads
-            self.cur, self.lead_duty = first, True
+            self.turn, self.lead_duty = first, True
         else:
             self._reign_lead()
 
@@ -97,7 +97,7 @@ class KorolRuMatch(KorolMatch):
         if self.round == 0:
             # rules: the winner (or the next active player) leads;
             # the lead of the deal's second trick must still be a trump
-            self.cur = winner if self.active[winner] else self._next_active(winner)
+            self.turn = winner if self.active[winner] else self._next_active(winner)
             self.lead_duty = self.deal_trick_no < 2
         else:
             self._reign_lead()
@@ -108,7 +108,7 @@ class KorolRuMatch(KorolMatch):
         if leader == self.seat_of("prince") and not self.active[self.seat_of("king")]:
             duty = self.prince_leads < 2  # rule R-25: his first two leads are trumps
             self.prince_leads += 1
-        self.cur, self.lead_duty = leader, duty
+        self.turn, self.lead_duty = leader, duty
 
     # -- tribute (rule R-23) ------------------------------------------------------------
 
@@ -119,7 +119,7 @@ class KorolRuMatch(KorolMatch):
         taker = self.takers.pop(0)
         peasant = self.seat_of("peasant")
         self.stage = "tribute"
-        self.cur = taker
+        self.turn = taker
         trumps = [c for c in self.hands[peasant] if c[1] == self.trump]
         if trumps:  # the Peasant's highest trump goes to the taker by itself
             card = max(trumps, key=STRENGTH.__getitem__)

@@ -33,10 +33,14 @@ from .thousand_cards import (
     NEAR_850,
     STRENGTH,
     bid_cap,
+    discard_face_down,
+    locations,
     next_bidder,
+    positions,
     put_deal_keys,
     round_to_5,
     round_to_10,
+    take_pair,
 )
 from .thousand_play import ThousandPlay
 
@@ -135,9 +139,6 @@ class ThousandMatch(ThousandPlay):
 
     # -- hooks ----------------------------------------------------------------
 
-    def _to_act(self) -> list[int]:
-        return [self.turn]
-
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 
@@ -173,21 +174,10 @@ class ThousandMatch(ThousandPlay):
         v["forced"] = self.forced
 
     def _locations(self) -> dict[str, list[str]]:
-        locs = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
-        locs.update({f"won:{s}": list(w) for s, w in enumerate(self.won)})
-        locs["talon"] = list(self.talon)
-        locs["trick"] = [c for _, c in self.trick]
-        locs["discard"] = list(self.discards)
-        locs["aside"] = list(self.aside)
-        return locs
+        return locations(self)
 
     def _positions(self) -> dict:
-        return {"talon": list(self.talon), "trick": [[s, c] for s, c in self.trick],
-                "taken": [list(w) for w in self.won], "trump": self.trump,
-                "marriages": [[s, suit] for s, suit, _ in self.marriages],
-                "contract": self.contract, "declarer": self.declarer,
-                "face_up": list(self.shown) if self.stage != "play" else [],
-                "discards": list(self.discards), "aside": list(self.aside)}
+        return positions(self, list(self.shown) if self.stage != "play" else [])
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         thousand_hidden.redeal_hidden(self, seat, rng)
@@ -367,25 +357,15 @@ class Thousand2pMatch(Thousand1000Match):
 
     def _do_take(self, seat: int, act: Action) -> None:
         """Rule T-19: the top or the bottom pair, shown; the other pair unseen."""
-        if act.arg == "top":
-            pair, self.aside = self.talon[:2], self.talon[2:]
-        else:
-            pair, self.aside = self.talon[2:], self.talon[:2]
-        self.talon = []
         self._log(seat, act.text)
-        self._turn_up_talon(pair)
-        self.hands[seat].extend(pair)
+        take_pair(self, seat, act.arg)
         self.stage = "discard"
 
     def _legal_discard(self, seat: int) -> list[str]:
         return ["discard:" + c for c in self.hands[seat]] + [self.QUIT]
 
     def _do_discard(self, seat: int, act: Action) -> None:
-        card = cast(str, act.card)
-        self.hands[seat].remove(card)
-        self.discards.append(card)
-        self._log(seat, act.text, hidden="discard:??", seen_by=(seat,))
-        if len(self.discards) == 2:
+        if discard_face_down(self, seat, cast(str, act.card), act.text):
             self._start_play()
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..cards import card_strengths, make_deck
 from ..core import EngineError
-from ..tricks import FollowRule
+from ..tricks import FollowRule, winning_play
 
 RANKS_LOW_TO_HIGH = "9JQKTA"  # rule T-1: A, T, K, Q, J, 9 high to low
 DECK = make_deck("9TJQKA")  # rule T-1: 24 cards
@@ -37,9 +37,17 @@ FOLLOW_1000 = FollowRule(must_trump=True, why_follow=_WHY_FOLLOW, why_trump=_WHY
                          why_beat="you must beat the highest card of the led suit (rule T-22)")
 
 
+_MARRIAGE_CARDS = [(s, "K" + s, "Q" + s) for s in "SCDH"]
+
+
 def marriages_held(hand: Collection[str]) -> list[str]:
     """The suits whose K and Q are both in ``hand`` (rule T-3)."""
-    return [s for s in "SCDH" if "K" + s in hand and "Q" + s in hand]
+    return [s for s, k, q in _MARRIAGE_CARDS if k in hand and q in hand]
+
+
+def in_marriage(card: str, hand: Collection[str]) -> bool:
+    """True when ``card`` is the K or the Q of a marriage held in ``hand`` (rule T-3)."""
+    return card[0] in "KQ" and "K" + card[1] in hand and "Q" + card[1] in hand
 
 
 def bid_cap(hand: Collection[str]) -> int:
@@ -89,3 +97,66 @@ def next_bidder(calling: list[int], passed: Collection[int], seat: int) -> int:
         if nxt not in passed:
             return nxt
     raise EngineError("nobody is left to bid")
+
+
+def take_pair(m: Any, seat: int, which: str) -> None:
+    """Rules T-19, M-11 (two players): the declarer takes the top or the bottom pair
+    of the talon, turned up for all; the other pair is set aside unseen."""
+    talon = m.talon
+    if which == "top":
+        pair, m.aside = talon[:2], talon[2:]
+    else:
+        pair, m.aside = talon[2:], talon[:2]
+    m.talon = []
+    m.shown = list(pair)
+    m._log(None, "show:" + ",".join(pair))
+    m.hands[seat].extend(pair)
+
+
+def discard_face_down(m: Any, seat: int, card: str, text: str) -> bool:
+    """Rules T-19, M-11: one card of the declarer's hand discarded face down (seen
+    by him alone, rule C-5); True once both discards are made."""
+    m.hands[seat].remove(card)
+    m.discards.append(card)
+    m._log(seat, text, hidden="discard:??", seen_by=(seat,))
+    return len(m.discards) == 2
+
+
+def play_to_trick(m: Any, seat: int, card: str, entry: Any) -> int | None:
+    """A card (already out of the hand) put on the trick, classic and modern alike:
+    the log ``entry``, then the next seat's turn or, with the trick full, its winner
+    (rule C-4) takes it and leads (T-20).  Returns the winner of a full trick."""
+    trick = m.trick
+    trick.append((seat, card))
+    m.played_by[card] = seat
+    m.log.append(entry)
+    if len(trick) < m.trick_size:
+        m.turn = m.next_seat[seat]
+        return None
+    winner: int = winning_play(trick, m.trump, STRENGTH)[0]
+    m.won[winner] += [c for _, c in trick]
+    m.tricks_won[winner] += 1
+    m.last_trick = {"cards": [[s, c] for s, c in trick], "winner": winner}
+    m.trick = []
+    m.turn = winner
+    return winner
+
+
+def locations(m: Any) -> dict[str, list[str]]:
+    """Where every card of a Тысяча deal lies (classic and modern; for invariant tests)."""
+    locs = {f"hand:{s}": list(h) for s, h in enumerate(m.hands)}
+    locs.update({f"won:{s}": list(w) for s, w in enumerate(m.won)})
+    locs["talon"] = list(m.talon)
+    locs["trick"] = [c for _, c in m.trick]
+    locs["discard"] = list(m.discards)
+    locs["aside"] = list(m.aside)
+    return locs
+
+
+def positions(m: Any, face_up: list[str]) -> dict:
+    """The Тысяча keys of a ``deal_positions`` step (classic and modern)."""
+    return {"talon": list(m.talon), "trick": [[s, c] for s, c in m.trick],
+            "taken": [list(w) for w in m.won], "trump": m.trump,
+            "marriages": [[s, suit] for s, suit, _ in m.marriages],
+            "contract": m.contract, "declarer": m.declarer, "face_up": face_up,
+            "discards": list(m.discards), "aside": list(m.aside)}

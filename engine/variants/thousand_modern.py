@@ -33,9 +33,13 @@ from .thousand_cards import (
     MARRIAGE_VALUE,
     STRENGTH,
     card_points,
+    discard_face_down,
+    locations,
     marriages_held,
     next_bidder,
+    positions,
     put_deal_keys,
+    take_pair,
 )
 from .thousand_modern_options import START_TOTALS, check_options, options_for
 from .thousand_modern_state import card_of, number_of
@@ -226,9 +230,6 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     # -- the stage tables -------------------------------------------------------
 
-    def _to_act(self) -> list[int]:
-        return [self.turn]
-
     def _hand(self, seat: int) -> list[str]:
         return self.hands[seat]
 
@@ -359,25 +360,15 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         return ["take:top", "take:bottom"]  # M-11
 
     def _do_take(self, seat: int, act: Action) -> None:
-        if act.arg == "top":
-            pair, self.aside = self.talon[:2], self.talon[2:]
-        else:
-            pair, self.aside = self.talon[2:], self.talon[:2]
-        self.talon = []
         self._log(seat, act.text)
-        self.shown = list(pair)
-        self._log(None, "show:" + ",".join(pair))
-        self.hands[seat].extend(pair)
+        take_pair(self, seat, act.arg)  # M-11
         self.stage = "discard"
 
     def _legal_discard(self, seat: int) -> list[str]:
         return self._with_quits(["discard:" + c for c in self.hands[seat]])
 
     def _do_discard(self, seat: int, act: Action) -> None:
-        self.hands[seat].remove(card_of(act))
-        self.discards.append(card_of(act))
-        self._log(seat, act.text, hidden="discard:??", seen_by=(seat,))
-        if len(self.discards) == 2:
+        if discard_face_down(self, seat, card_of(act), act.text):  # M-11
             self.stage = "contract"
 
     def _legal_contract(self, seat: int) -> list[str]:
@@ -457,21 +448,11 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         v["barrel_floor"] = [self._barrel_floor(s) for s in range(n)]  # M-12, for a bidder
 
     def _positions(self) -> dict:
-        return {"talon": list(self.talon), "trick": [[s, c] for s, c in self.trick],
-                "taken": [list(w) for w in self.won], "trump": self.trump,
-                "marriages": [[s, suit] for s, suit, _ in self.marriages],
-                "contract": self.contract, "declarer": self.declarer,
-                "face_up": list(self.shown) if self._phase() == "talon" else [],
-                "discards": list(self.discards), "aside": list(self.aside),
-                "stock": [list(cards) for cards in self.stock]}
+        face_up = list(self.shown) if self._phase() == "talon" else []
+        return {**positions(self, face_up), "stock": [list(cards) for cards in self.stock]}
 
     def _locations(self) -> dict[str, list[str]]:
-        locs = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
-        locs.update({f"won:{s}": list(w) for s, w in enumerate(self.won)})
-        locs["talon"] = list(self.talon)
-        locs["trick"] = [c for _, c in self.trick]
-        locs["discard"] = list(self.discards)
-        locs["aside"] = list(self.aside)
+        locs = locations(self)
         locs["stock"] = [c for cards in self.stock for c in cards]  # the opening step (M-5)
         return locs
 

@@ -7,9 +7,8 @@ state it uses is set up there in ``_start_deal``.
 from __future__ import annotations
 
 from ..actions import Action
-from ..core import public_entry
-from ..tricks import is_trumped, winning_play
-from .thousand_cards import DECK, STRENGTH, SUIT_CARDS
+from ..tricks import is_trumped
+from .thousand_cards import DECK, STRENGTH, SUIT_CARDS, in_marriage, marriages_held, play_to_trick
 from .thousand_modern_state import ModernState, card_of
 
 ACES = ("AS", "AC", "AD", "AH")
@@ -28,9 +27,8 @@ class PlayMixin(ModernState):
             return [codes[c] for c in self._playable(hand)]
         acts = [codes[c] for c in hand]
         if self._may_declare(seat):
-            for suit in "SCDH":  # M-16
-                if "K" + suit in hand and "Q" + suit in hand:
-                    acts += ["marriage:K" + suit, "marriage:Q" + suit]
+            for suit in marriages_held(hand):  # M-16
+                acts += ["marriage:K" + suit, "marriage:Q" + suit]
             if self.options["ace_marriage"] and all(a in hand for a in ACES):  # M-17
                 acts += ["marriage:" + a for a in ACES]
         if self.first_lead and self._may_write_off():  # M-14: up to the first lead
@@ -87,19 +85,8 @@ class PlayMixin(ModernState):
                 else:  # M-16: the suit is trump at once, the led card included
                     self.trump = card[1]
                     self.marriages.append((seat, card[1], card))
-        trick.append((seat, card))
-        self.played_by[card] = seat
-        self.log.append(public_entry(seat, action))
-        if len(trick) < self.trick_size:
-            self.turn = self.next_seat[seat]
-            return
-        winner = winning_play(trick, self.trump, STRENGTH)[0]  # C-4
-        self.won[winner] += [c for _, c in trick]
-        self.tricks_won[winner] += 1
-        self.last_trick = {"cards": [[s, c] for s, c in trick], "winner": winner}
-        self.trick = []
-        self.turn = winner  # T-20
-        if not self.hands[winner]:
+        winner = play_to_trick(self, seat, card, act.public[seat])  # C-4, T-20
+        if winner is not None and not self.hands[winner]:
             self._score_played()
 
     def _why_not_this_card(self, seat: int, kind: str, card: str) -> str | None:
@@ -109,7 +96,7 @@ class PlayMixin(ModernState):
                 return "a marriage is declared only when leading (rule M-16)"
             if card[0] == "A":
                 return "an ace marriage needs all four aces and the option (rule M-17)"
-            if card[0] not in "KQ" or "K" + card[1] not in hand or "Q" + card[1] not in hand:
+            if not in_marriage(card, hand):
                 return "you do not hold both the K and the Q of that suit (rule M-16)"
             return "a marriage may be declared only after taking a trick (rule M-16)"
         if not self.trick:

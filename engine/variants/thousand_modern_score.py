@@ -7,7 +7,7 @@ with the barrel, mounting / knock-off / third fall, the dump, the row, the end.
 
 from __future__ import annotations
 
-from .thousand_cards import MARRIAGE_VALUE, card_points
+from .thousand_cards import MARRIAGE_VALUE, card_points, marriages_held
 from .thousand_modern_state import ModernState
 
 ACE_MARRIAGE = 200  # M-17
@@ -36,7 +36,7 @@ class ScoreMixin(ModernState):
             written[out] = rounded[out]
         else:
             aces = sum(1 for c in talon if c[0] == "A")
-            married = sum(v for s, v in MARRIAGE_VALUE.items() if "K" + s in talon and "Q" + s in talon)
+            married = sum(MARRIAGE_VALUE[s] for s in marriages_held(talon))
             written[out] = ACE_SITTER * aces + married
 
     def _score_played(self) -> None:

@@ -56,7 +56,7 @@ class ModernState(Match):
     talon: list[str]
     stock: list[list[str]]
     dealt: bool
-    turn: int
+    turn: int  # always a seat while the match runs
     bids: list[tuple[int, str]]
     passed: set[int]
     high: int  # 0 until the opening call

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import EngineError, Match, public_entry
-from ..tricks import FollowRule, winning_play
+from ..core import EngineError, Match
+from ..tricks import FollowRule
 from .thousand_cards import (
     ALL_NINES,
     FINE_AT_850,
@@ -22,6 +22,7 @@ from .thousand_cards import (
     THROWN_FORCED_GAIN,
     card_points,
     marriages_held,
+    play_to_trick,
 )
 
 
@@ -54,7 +55,7 @@ class ThousandPlay(Match):
     hands: list[list[str]]
     talon: list[str]
     before: list[int]  # the totals before this deal (rules T-13, T-27)
-    turn: int
+    turn: int  # always a seat while the match runs
     bids: list[tuple[int, str]]
     passed: set[int]
     high: int | None
@@ -128,19 +129,8 @@ class ThousandPlay(Match):
             if act.kind == "marriage":  # rule T-23: the suit is trump at once, the led card included
                 self.trump = card[1]
                 self.marriages.append((seat, card[1], card))
-        trick.append((seat, card))
-        self.played_by[card] = seat
-        self.log.append(public_entry(seat, act.text))
-        if len(trick) < self.trick_size:
-            self.turn = self.next_seat[seat]
-            return
-        winner = winning_play(trick, self.trump, STRENGTH)[0]  # rule C-4
-        self.won[winner] += [c for _, c in trick]
-        self.tricks_won[winner] += 1
-        self.last_trick = {"cards": [[s, c] for s, c in trick], "winner": winner}
-        self.trick = []
-        self.turn = winner  # rule T-20
-        if not self.hands[winner]:
+        winner = play_to_trick(self, seat, card, act.public[seat])  # rules C-4, T-20
+        if winner is not None and not self.hands[winner]:
             self._score_play()
 
     def _why_not_this_card(self, seat: int, card: str) -> str | None:

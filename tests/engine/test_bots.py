@@ -223,6 +223,24 @@ def test_strong_bot_ducks_under_a_trick_in_the_no_tricks_deal_K4():
     assert HeuristicBot(3, strict=True).act(match, 3) == "play:8S"  # the highest card that ducks
 
 
+def test_wall_clock_cap_ends_the_search_on_whole_rounds():
+    """``ms`` caps a decision however many iterations are allowed: the search
+    stops on the clock, keeps at least one sample per candidate and plays a
+    legal action."""
+    match = find_variant("thousand-1001").new_match(3, seed=5)
+    bot = SearchBot(2, iterations=100_000, ms=30, strict=True)
+    for _ in range(60):
+        seat = match.to_act()[0]
+        action = bot.act(match, seat)
+        stats = bot.last_stats
+        if stats and stats["stop"] == "deadline":
+            assert stats["samples"] >= 1 and stats["seconds"] < 5
+            assert action in match.legal_actions(seat)
+            return
+        match.apply(seat, action)
+    raise AssertionError("no decision was searched long enough to meet the cap")
+
+
 # -- the play-outs' light view ---------------------------------------------------------
 
 
