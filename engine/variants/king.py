@@ -273,7 +273,8 @@ class KingMatch(Match):
         if self.penalty_cards is not None:  # rule K-8: early end
             self.penalty_left -= sum(1 for c in cards if c in self.penalty_cards)
             if self.penalty_left == 0:
-                self._dealt["early_end"] = bool(self.hands[winner])
+                # a new dict, not an edit: copies for search share _dealt (core.copy)
+                self._dealt = {**self._dealt, "early_end": bool(self.hands[winner])}
                 self._end_deal()
                 return
         if not self.hands[winner]:
