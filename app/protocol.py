@@ -169,7 +169,7 @@ class TakebackMsg(_Out):
 class TakebackDone(_Out):
     type: Literal["takeback_done"] = "takeback_done"
     seq: int
-    result: Literal["undone", "declined", "expired"]
+    result: Literal["undone", "declined", "expired", "overtaken"]
 
 
 class Pong(_Out):

@@ -502,6 +502,8 @@ class Kozyr:
             await self.rooms.on_note(code, note)
         elif kind == "chat":
             self.hub.broadcast(code, note["message"])
+        elif kind == "takeback":  # a take-back request's votes (app/rooms/takeback.py)
+            await self.takebacks.on_note(note)
 
     async def presence_changed(self, code: str) -> None:
         """Players came or went on another process (rooms/fanout.py): tell our sockets."""
