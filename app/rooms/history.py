@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
 
 EXPORT_FORMAT = "kozyr-match/1"
+#: A match is over when it finished or its host stopped it (app/rooms/abandon.py): then
+#: its seed and whole log are public.
+OVER = ("finished", "abandoned")
 
 
 def takebacks(actions: list, seats: list[dict], *, finished: bool) -> list[dict]:
@@ -68,13 +71,13 @@ class History:
             info = self.summary(s, row)
             actions = store.actions_of(s, row.id)
             info["version"] = len(actions)
-            info["takebacks"] = takebacks(actions, info["seats"], finished=row.status == "finished")
+            info["takebacks"] = takebacks(actions, info["seats"], finished=row.status in OVER)
         # A separate engine object: the live match is never touched outside its lock.
         return info, row, self.k.replayed(row, actions)
 
     def detail(self, match_id: str) -> dict:
         info, row, match = self._load(match_id)
-        finished = row.status == "finished"
+        finished = row.status in OVER
         return {**info,
                 "seed": row.seed if finished else None,
                 "first_dealer": row.first_dealer if finished else None,
@@ -91,7 +94,7 @@ class History:
     def export(self, match_id: str) -> dict:
         info, row, match = self._load(match_id)
         out = {"format": EXPORT_FORMAT, **info, "seat_count": row.seat_count}
-        if row.status == "finished":
+        if row.status in OVER:
             out.update(seed=row.seed, first_dealer=row.first_dealer, preset_deals=row.preset_deals,
                        actions=[list(a) for a in match.actions])
         out.update(scoresheet=match.scoresheet(), role_table=match.role_table(), deals=match.history())
