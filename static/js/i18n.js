@@ -2,6 +2,7 @@
 
 import { LOBBY_WORDS } from './i18n_lobby.js';
 import { MODERN_WORDS } from './i18n_modern.js';
+import { FRIENDS_WORDS } from './i18n_friends.js';
 
 const LANGS = ['ru', 'pl', 'en'];
 const KEY = 'kozyr.lang';
@@ -421,6 +422,7 @@ export function addStrings(dicts) {
 addStrings(TABLE);
 addStrings(LOBBY_WORDS);  // the lobby's, invite's and history's words (i18n_lobby.js)
 addStrings(MODERN_WORDS);  // the modern Тысяча's table words (i18n_modern.js)
+addStrings(FRIENDS_WORDS);  // ending a match, take-backs in the replay, call notifications (i18n_friends.js)
 
 
 function pick() {
