@@ -293,7 +293,8 @@ class RoomPage {
     if (!room) return;
     // A match the host stopped: the table as it was, with nothing left to do (README "Abandoned matches").
     const view = room.status === 'waiting' ? null
-      : room.status === 'abandoned' && state.view ? { ...state.view, legal: [], to_act: [], confirm: [] } : state.view;
+      : room.status === 'abandoned' && state.view
+        ? { ...state.view, phase: 'match_over', abandoned: true, legal: [], to_act: [], confirm: [] } : state.view;
     this.lobby.render(JSON.stringify([state.lang, room, room.status === 'playing' && view ? null : state.presence, !!view]),
       () => (!view || room.status !== 'playing' ? roomLobbyEl(room, this.lobbyCtx()) : null));
     this.tableBox.hidden = !view;

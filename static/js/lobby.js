@@ -256,8 +256,8 @@ function createRoomForm(variants, ctx) {
     h('label', { class: 'field takeover' }, t('takeover_seconds'), takeover),
     h('div', { class: 'row' },
       h('label', { class: 'field check' }, rated, t('rated_room')),
-      h('label', { class: 'field' }, t('takeback_option'), takebackSel),
-      h('label', { class: 'field' }, t('abandoned_option'), abandonedSel)),
+      h('label', { class: 'field' }, t('takeback_option'), takebackSel)),
+    h('div', { class: 'row' }, h('label', { class: 'field' }, t('abandoned_option'), abandonedSel)),
     h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();

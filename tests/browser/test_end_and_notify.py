@@ -90,6 +90,10 @@ def test_home_toggle_screens(server, new_page):
             page = _home(new_page, server, players[0], viewport, lang)
             page.locator("[data-role=notify-calls]").wait_for()
             page.screenshot(path=str(SHOTS / f"home-notify-{lang}-{size}.png"))
+            option = page.locator("[data-role=create-room] select[name=abandoned]")
+            option.scroll_into_view_if_needed()
+            assert option.locator("option").count() == 2
+            page.screenshot(path=str(SHOTS / f"home-form-abandoned-{lang}-{size}.png"))
             page.context.close()
 
 
@@ -110,10 +114,10 @@ def test_host_ends_the_match_from_the_table(server, new_page):
             assert room["status"] == "playing"
             host.locator("[data-role=end-match]").click()
             host.locator("[data-role=end-confirm-yes]").click()
-            host.locator("[data-role=abandoned-note]").wait_for()
+            host.locator("[data-role=abandoned-standings]").wait_for()
             host.screenshot(path=str(SHOTS / f"end-done-{lang}-{size}.png"))
             if (lang, size) == ("en", "wide"):
-                guest.locator("[data-role=abandoned-note]").wait_for()
+                guest.locator("[data-role=abandoned-standings]").wait_for()
                 assert guest.locator(".hand .card.playable").count() == 0  # nothing left to do
             room = call(server, "GET", f"/api/rooms/{code}")
             assert room["status"] == "abandoned"
