@@ -175,3 +175,23 @@ def test_takeback_declined_and_expired_across_processes_change_nothing(two_serve
 def takebacks_grace() -> float:
     from app.rooms.takeback import Takebacks
     return 0.5 + Takebacks.GRACE
+
+
+@pytest.mark.timeout(120)
+def test_host_ends_the_match_on_one_process_the_other_applies_nothing_more(two_servers):
+    """The ``abandon`` entry travels by the same log: process B shows the room stopped and
+    refuses the next action (README "Abandoned matches")."""
+    a, b = two_servers
+    with ExitStack() as stack:
+        room, clients, asker, bid, _ = _table(a, b, stack)
+        host = clients[0]  # the host's seat; its process is A when he is the asker, else B
+        host.send({"type": "end_match"})
+        for c in clients:
+            c.recv_until(lambda m: m["type"] == "room" and m["room"]["status"] == "abandoned")
+        other = clients[1] if asker == 0 else clients[asker]  # a seat on the other process
+        other.act("pass", "after-end", 3)
+        err, _ = other.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "illegal" and "stopped" in err["message"]
+        for server in (a, b):
+            detail = server.get(f"/api/matches/{room['match']['id']}").json()
+            assert detail["status"] == "abandoned" and detail["version"] == 3
