@@ -121,6 +121,11 @@ def test_takeback_asked_on_one_process_agreed_on_the_other(two_servers):
         clients[others[0]].act("pass", "while-open", 2)
         err, _ = clients[others[0]].recv_until(lambda m: m["type"] == "error")
         assert err["code"] == "takeback_open"
+        # A bot's action on B (no client_id: the bots' way through the one path) waits too.
+        kb = b.app.state.kozyr
+        live_b = kb.live[match_id]
+        assert b.portal.call(kb.matches.submit, live_b, others[0], "pass", None, 2) is None
+        assert live_b.version == 2
         # The first agreement (from B) is seen on both processes: one answer left.
         clients[others[0]].send({"type": "takeback_answer", "agree": True})
         for c in clients:
