@@ -333,7 +333,8 @@ class RoomPage {
     return [
       // the host ends the match before its end, after a confirmation (app/rooms/abandon.py)
       ending ? h('button', { type: 'button', class: `tool end-match${state.endConfirm ? ' on' : ''}`, 'data-role': 'end-match',
-        title: t('end_match'), onclick: () => this.store.update({ endConfirm: !state.endConfirm }), text: t('end_match') }) : null,
+        title: t('end_match'), 'aria-label': t('end_match'), onclick: () => this.store.update({ endConfirm: !state.endConfirm }),
+        text: t('end_match') }) : null,
       ending && state.endConfirm ? h('div', { class: 'end-confirm', 'data-role': 'end-confirm', role: 'alertdialog' },
         h('p', { class: 'confirm-q', text: t('end_match_q') }),
         room.rated ? h('p', { class: 'muted small', text: t(room.abandoned === 'counts' ? 'end_match_counts' : 'end_match_ignored') }) : null,
