@@ -1,7 +1,7 @@
 """The websocket messages, as pydantic models with a ``type`` discriminator.
 
 Client → server: ``hello`` (alias ``resume``), ``action``, ``chat``, ``ping``,
-``back``, ``takeover``, ``takeback``, ``takeback_answer``.
+``back``, ``takeover``, ``takeback``, ``takeback_answer``, ``end_match``.
 Server → client: ``welcome``, ``view``, ``delta``, ``ack``, ``error``, ``chat``,
 ``presence``, ``room``, ``timer``, ``takeback``, ``takeback_done``, ``pong``.  Every server message carries ``version``:
 the number of actions applied in the room's current match (0 without one)
@@ -68,7 +68,13 @@ class TakebackAnswer(_In):
     agree: bool
 
 
-ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn | TakebackIn | TakebackAnswer,
+class EndMatch(_In):
+    """The host stops the match before its end (app/rooms/abandon.py)."""
+    type: Literal["end_match"]
+
+
+ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn | TakebackIn | TakebackAnswer
+                          | EndMatch,
                           Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
@@ -169,7 +175,7 @@ class TakebackMsg(_Out):
 class TakebackDone(_Out):
     type: Literal["takeback_done"] = "takeback_done"
     seq: int
-    result: Literal["undone", "declined", "expired"]
+    result: Literal["undone", "declined", "expired", "overtaken"]
 
 
 class Pong(_Out):

@@ -4,7 +4,12 @@ model (2–4 players, ties share a place).  Bots are rated like anybody: each bo
 row (level, slot) is a player of its own.
 
 A rating is shown as its ``ordinal`` (mu - 3 sigma: grows as the system gets
-surer), on openskill's scale (a new player: mu 25, sigma 8.33, ordinal 0)."""
+surer), on openskill's scale (a new player: mu 25, sigma 8.33, ordinal 0).
+
+A match the host stopped before its end (status ``abandoned``, app/rooms/abandon.py)
+counts only in a room whose option ``abandoned`` is ``counts`` (the one condition:
+``db.ratings.counted``); its result holds the running totals as they stood and no
+winners, so the seats are placed by those totals."""
 
 from __future__ import annotations
 

@@ -161,7 +161,7 @@ async def again(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Req
     new = await run_in_threadpool(
         lambda: kozyr.rooms.create_room(player, room["variant"], room["options"], room["seat_count"], False,
                                         room["takeover_seconds"] or 0, room.get("rated", False),
-                                        room.get("takeback")))
+                                        room.get("takeback"), room.get("abandoned", "ignored")))
     new_code = new["code"]
     await kozyr.rooms.change_seat(new_code, mine, player, take=True)
     for x in played:

@@ -27,7 +27,7 @@ def with_invite(room: dict, request: Request) -> dict:
 async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     room = await run_in_threadpool(kozyr.rooms.create_room, player, body.variant, body.options,
                                    body.seats, body.take_seat, body.takeover_seconds, body.rated,
-                                   body.takeback)
+                                   body.takeback, body.abandoned)
     return with_invite(room, request)
 
 

@@ -40,6 +40,9 @@ class RoomCreate(BaseModel):
     takeback: Literal["off", "agree"] | None = Field(
         None, description="take-backs: off, or by agreement of every other person seated; "
         "default: agree, but off in a rated room")
+    abandoned: Literal["counts", "ignored"] = Field(
+        "ignored", description="a match the host stops before its end: counts for standings and "
+        "ratings as it stood, or is ignored")
 
 
 class SeatPublic(BaseModel):
@@ -75,7 +78,7 @@ class RoomPublic(BaseModel):
     seat_count: int
     host: HostPublic
     seats: list[SeatPublic]
-    status: str = Field(description="waiting | playing | finished")
+    status: str = Field(description="waiting | playing | finished | abandoned")
     match: RoomMatch | None
     invite_path: str
     invite_url: str | None = None
@@ -83,6 +86,7 @@ class RoomPublic(BaseModel):
     takeover_seconds: float | None = None
     rated: bool = False
     takeback: str = "agree"
+    abandoned: str = "ignored"
 
 
 class BotSeat(BaseModel):

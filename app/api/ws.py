@@ -181,3 +181,5 @@ async def _session(kozyr: Kozyr, conn: Conn) -> None:
             await kozyr.takebacks.answer(conn, msg.agree)
         elif isinstance(msg, p.TakeoverIn):
             await kozyr.rooms.take_over(conn, msg.seat)
+        elif isinstance(msg, p.EndMatch):  # the host stops the match (app/rooms/abandon.py)
+            await kozyr.abandon.end_match(conn)

@@ -68,6 +68,9 @@ class Room(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Take-backs: "off" | "agree" (by agreement of every other person seated; migration 0013).
     takeback: Mapped[str] = mapped_column(String(8), default="agree", server_default="agree")
+    # A match the host stopped before its end: "counts" (standings and ratings as they
+    # stood) | "ignored" (app/rooms/abandon.py; migration 0015).
+    abandoned: Mapped[str] = mapped_column(String(8), default="ignored", server_default="ignored")
 
 
 class Seat(Base):
@@ -88,7 +91,7 @@ class Match(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     preset_deals: Mapped[list | None] = mapped_column(JSON, nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)  # playing | finished
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)  # playing | finished | abandoned
     version: Mapped[int] = mapped_column(Integer, default=0)  # actions applied
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

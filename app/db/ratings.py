@@ -20,12 +20,14 @@ from sqlalchemy import (
     and_,
     case,
     func,
+    or_,
     select,
     text,
     tuple_,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 from . import models as m
 from .errors import Invalid
@@ -120,14 +122,23 @@ class RatingEvent(m.Base):
 # -- writing, when a match ends ---------------------------------------------------------
 
 
+def counted() -> ColumnElement[bool]:
+    """The matches that count for standings and ratings (join ``rooms``): finished ones,
+    and those the host stopped in a room whose option ``abandoned`` is ``counts``."""
+    return or_(m.Match.status == "finished",
+               and_(m.Match.status == "abandoned", m.Room.abandoned == "counts"))
+
+
 def finished_match(s: Session, match_id: str) -> tuple[m.Match, bool] | None:
-    """(the match row, its room's ``rated``) if the match is finished and has no standings yet."""
-    row = s.get(m.Match, match_id)
-    if row is None or row.status != "finished":
+    """(the match row, its room's ``rated``) if the match counts (``counted``) and has no
+    standings yet."""
+    found = s.execute(select(m.Match, m.Room.rated).join(m.Room, m.Room.id == m.Match.room_id)
+                      .where(m.Match.id == match_id, counted())).first()
+    if found is None:
         return None
     if s.scalar(select(Standing.seat).where(Standing.match_id == match_id).limit(1)) is not None:
         return None
-    return row, bool(s.scalar(select(m.Room.rated).where(m.Room.id == row.room_id)))
+    return found[0], bool(found[1])
 
 
 def lock_ratings(s: Session) -> None:
@@ -415,8 +426,8 @@ def match_list(s: Reader, player_id: int, limit: int, offset: int = 0, before: s
 
 
 def unrecorded_matches(s: Session, limit: int = 1000) -> list[str]:
-    """Finished matches without standings rows."""
-    q = (select(m.Match.id).where(m.Match.status == "finished")
+    """Matches that count (``counted``) without standings rows."""
+    q = (select(m.Match.id).join(m.Room, m.Room.id == m.Match.room_id).where(counted())
          .where(~select(Standing.seat).where(Standing.match_id == m.Match.id).exists())
          .order_by(m.Match.finished_at).limit(limit))
     return list(s.scalars(q))

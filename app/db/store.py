@@ -260,6 +260,7 @@ def room_snapshot(s: Session, room: m.Room) -> dict:
         "id": room.id, "code": room.code, "variant": room.variant, "options": room.options,
         "seat_count": room.seat_count, "takeover_seconds": room.takeover_seconds,
         "rated": bool(room.rated), "takeback": room.takeback or "agree",
+        "abandoned": room.abandoned or "ignored",
         "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
         "seats": [{"seat": r[0], "player": r[1], "name": r[2], "level": r[3],
                    "bot_key": m.bot_key(r[3], r[4])} for r in rows],
@@ -274,7 +275,7 @@ def open_rooms(s: Session, player_id: int) -> int:
     q = (select(func.count(m.Room.id))
          .outerjoin(m.Match, m.Match.id == m.Room.current_match_id)
          .where(m.Room.host_id == player_id)
-         .where(or_(m.Room.current_match_id.is_(None), m.Match.status != "finished")))
+         .where(or_(m.Room.current_match_id.is_(None), m.Match.status == "playing")))
     return int(s.execute(q).scalar_one())
 
 
@@ -432,9 +433,11 @@ def player_stats(s: Session, player_id: int) -> dict:
             "titles": {str(k): v for k, v in titles.items()}}
 
 
-def finish_match(c: Connection, match_id: str, result: dict, when: datetime) -> None:
+def finish_match(c: Connection, match_id: str, result: dict, when: datetime,
+                 status: str = "finished") -> None:
+    """The match ended (``finished``) or was stopped by its host (``abandoned``)."""
     c.execute(update(m.Match).where(m.Match.id == match_id)
-              .values(status="finished", result=result, finished_at=when))
+              .values(status=status, result=result, finished_at=when))
 
 
 def list_matches(s: Session, *, room_id: int | None = None, player_id: int | None = None,

@@ -13,30 +13,55 @@ from sqlalchemy.orm import Session
 from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
-from .live import undone_target
+from .live import ABANDON, undone_target
 from .takeback import masked
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
 
 EXPORT_FORMAT = "kozyr-match/1"
+#: A match is over when it finished or its host stopped it (app/rooms/abandon.py): then
+#: its seed and whole log are public.
+OVER = ("finished", "abandoned")
 
 
-def takebacks(actions: list, seats: list[dict], *, finished: bool) -> list[dict]:
-    """The match's take-backs, each as the history shows it (every one logged was agreed by all).
-    Until the match is over their cards are written ``??`` (rule C-5: an undone action may
-    have been face down)."""
+def takebacks(actions: list, seats: list[dict], deals: list[dict], *, finished: bool) -> list[dict]:
+    """The match's take-backs, each as the history shows it (every one logged was agreed by all),
+    with where the replay marks it: ``deal`` and ``step`` (the undone action came after step
+    ``step`` of that deal's ``deal_positions``; both None while its deal is not finished).
+    The positions come from the log as ``played_log`` reads it, so the steps are the same.
+    Cards are written ``??`` until the deal is over (rule C-5: an undone action may have been
+    face down; once the deal is over its hands are public)."""
     names = {s["seat"]: s["name"] for s in seats}
     by_seq = {a.seq: a for a in actions}
+    kept: list[int] = []  # the seqs played_log keeps so far
+    before: dict[int, int] = {}  # seq -> actions played before it
+    for a in actions:
+        target = undone_target(a.action)
+        if a.action == ABANDON:
+            continue
+        if target is None:
+            before[a.seq] = len(kept)
+            kept.append(a.seq)
+        elif kept and kept[-1] == target:
+            kept.pop()
+    starts, at = [], 0
+    for d in deals:
+        starts.append((d["deal"], at, len(d["actions"])))
+        at += len(d["actions"])
     out = []
     for a in actions:
         target = undone_target(a.action)
-        if target is not None and target in by_seq:
-            undone = by_seq[target]
-            action = undone.action if finished else masked(undone.action)
-            name = names.get(undone.seat) or f"seat {undone.seat}"
-            out.append({"seq": a.seq, "undone": target, "seat": undone.seat, "action": action,
-                        "text": f"{name} took back {action}, agreed by all"})
+        if target is None or target not in by_seq:
+            continue
+        undone = by_seq[target]
+        index = before.get(target, -1)
+        deal, step = next(((n, index - first) for n, first, length in starts
+                           if first <= index < first + length), (None, None))
+        action = undone.action if finished or deal is not None else masked(undone.action)
+        name = names.get(undone.seat) or f"seat {undone.seat}"
+        out.append({"seq": a.seq, "undone": target, "seat": undone.seat, "action": action,
+                    "deal": deal, "step": step, "text": f"{name} took back {action}, agreed by all"})
     return out
 
 
@@ -68,13 +93,14 @@ class History:
             info = self.summary(s, row)
             actions = store.actions_of(s, row.id)
             info["version"] = len(actions)
-            info["takebacks"] = takebacks(actions, info["seats"], finished=row.status == "finished")
         # A separate engine object: the live match is never touched outside its lock.
-        return info, row, self.k.replayed(row, actions)
+        match = self.k.replayed(row, actions)
+        info["takebacks"] = takebacks(actions, info["seats"], match.history(), finished=row.status in OVER)
+        return info, row, match
 
     def detail(self, match_id: str) -> dict:
         info, row, match = self._load(match_id)
-        finished = row.status == "finished"
+        finished = row.status in OVER
         return {**info,
                 "seed": row.seed if finished else None,
                 "first_dealer": row.first_dealer if finished else None,
@@ -91,7 +117,7 @@ class History:
     def export(self, match_id: str) -> dict:
         info, row, match = self._load(match_id)
         out = {"format": EXPORT_FORMAT, **info, "seat_count": row.seat_count}
-        if row.status == "finished":
+        if row.status in OVER:
             out.update(seed=row.seed, first_dealer=row.first_dealer, preset_deals=row.preset_deals,
                        actions=[list(a) for a in match.actions])
         out.update(scoresheet=match.scoresheet(), role_table=match.role_table(), deals=match.history())

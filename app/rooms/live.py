@@ -34,6 +34,8 @@ log = logging.getLogger("kozyr.match")
 #: A take-back in the action log: ``undo:<seq>`` undoes the action logged at ``seq``
 #: (app/rooms/takeback.py).  It raises the version like any action.
 UNDO = "undo:"
+#: A match stopped before its end (app/rooms/abandon.py): the last entry of its log.
+ABANDON = "abandon"
 
 
 def undone_target(action: str) -> int | None:
@@ -50,6 +52,8 @@ def played_log(rows: list) -> list:
     kept: list = []
     for row in rows:
         target = undone_target(row.action)
+        if row.action == ABANDON:
+            continue
         if target is None:
             kept.append(row)
         elif kept and kept[-1].seq == target:
@@ -57,6 +61,12 @@ def played_log(rows: list) -> list:
         else:
             raise RuntimeError(f"undo:{target} at {row.seq} does not undo the last action")
     return kept
+
+
+def abandoned_result(engine: EngineMatch) -> dict:
+    """The result of a match stopped before its end: the running totals as they stood
+    (app/ratings.py places the seats by them), no winners."""
+    return {"totals": list(engine.view(None).get("totals") or []), "winners": [], "abandoned": True}
 
 
 class Duplicate(Exception):
@@ -120,7 +130,8 @@ class LiveMatch:
         self.acks: dict[tuple[int, str], int] = {}
         self.saved_scores = 0
         self.saved_roles = 0
-        self.finished = row.status == "finished"
+        self.abandoned = row.status == "abandoned"  # stopped before its end (app/rooms/abandon.py)
+        self.finished = row.status in ("finished", "abandoned")
         # The last view computed per seat, (version, view): the base of the next delta.
         self.shown: dict[int | None, tuple[int, dict]] = {}
 
@@ -147,7 +158,9 @@ class LiveMatch:
             if row.seq != self.version:
                 raise RuntimeError(f"match {self.id}: action log has a gap at {self.version}")
             entry = LoggedAction(row.seq, row.seat, row.action, row.client_id)
-            if undone_target(row.action) is not None:
+            if row.action == ABANDON:
+                self.abandoned = True
+            elif undone_target(row.action) is not None:
                 self.engine = self.rebuilt([*self.log, entry])
             else:
                 self.engine.apply(row.seat, row.action)
@@ -178,7 +191,7 @@ class LiveMatch:
         fresh = LiveMatch.load(db, self.id)
         self.engine, self.acks, self.log = fresh.engine, fresh.acks, fresh.log
         self.saved_scores, self.saved_roles = fresh.saved_scores, fresh.saved_roles
-        self.finished = fresh.finished
+        self.finished, self.abandoned = fresh.finished, fresh.abandoned
 
     def catch_up(self, db: Database) -> bool:
         """Apply actions another process logged; True if there were any."""
@@ -196,7 +209,7 @@ class LiveMatch:
     def follow_log(self, rows: list) -> None:
         """Apply actions another process committed (rows of the log, in order)."""
         self._replay(rows)
-        self.finished = self.engine.is_over()
+        self.finished = self.engine.is_over() or self.abandoned
         self.saved_scores = len(self.engine.scoresheet())
         self.saved_roles = len(self.engine.role_table())
 
@@ -216,8 +229,15 @@ class LiveMatch:
             raise Duplicate(self.acks[(seat, client_id)])
         if expect is not None and self.version != expect:
             raise Stale(self.version)
+        if self.abandoned:
+            raise IllegalAction("the match was stopped by the host")
         seq = self.version
         entry = LoggedAction(seq, seat, action, client_id)
+        if action == ABANDON:  # the host stops the match (app/rooms/abandon.py)
+            self.log.append(entry)
+            self.abandoned = True
+            return Pending(seq, seat, action, client_id, self.saved_scores, self.saved_roles, True,
+                           result=abandoned_result(self.engine))
         if undone_target(action) is not None:  # a take-back agreed (app/rooms/takeback.py)
             last = self.log[-1] if self.log else None
             if last is None or undone_target(last.action) is not None or last.seq != undone_target(action):
@@ -257,7 +277,8 @@ class LiveMatch:
         if pending.scores or pending.roles:
             store.record_rows(c, self.id, self.seat_count, pending.scores, pending.roles)
         if pending.over:
-            store.finish_match(c, self.id, pending.result or {}, datetime.now(UTC))
+            store.finish_match(c, self.id, pending.result or {}, datetime.now(UTC),
+                               status="abandoned" if pending.action == ABANDON else "finished")
 
     def done(self, pending: Pending) -> None:
         """The prepared action is committed."""

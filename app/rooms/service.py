@@ -48,10 +48,11 @@ from ..db.session import Database
 from ..limits import CodeGuard
 from ..metrics import Metrics
 from ..ratings import Ratings
+from .abandon import Abandon
 from .bots import SLOTS, BotRunner, bot_name
 from .history import History
 from .hub import Conn, Hub
-from .live import LiveMatch, played_log
+from .live import ABANDON, LiveMatch, played_log
 from .loop import MatchLoop
 from .takeback import Takebacks
 
@@ -141,6 +142,7 @@ class RoomService:
             "takeover_seconds": snap["takeover_seconds"],
             "rated": snap.get("rated", False),
             "takeback": snap.get("takeback", "agree"),
+            "abandoned": snap.get("abandoned", "ignored"),
             "status": "waiting" if match is None else match["status"],
             "match": None if match is None else {
                 "id": match["id"], "number": match["number"], "status": match["status"],
@@ -219,8 +221,9 @@ class RoomService:
         """The match is over (under its lock): the room says so, in order."""
         snap = self.snapshots.get(live.room_code)
         if snap is not None and snap["match"] and snap["match"]["id"] == live.id:
-            if snap["match"]["status"] != "finished":
-                snap["match"] = {**snap["match"], "status": "finished", "version": live.version}
+            status = "abandoned" if live.abandoned else "finished"
+            if snap["match"]["status"] != status:
+                snap["match"] = {**snap["match"], "status": status, "version": live.version}
                 self.announce(live.room_code)
 
     def forget_if_idle(self, code: str) -> None:
@@ -238,7 +241,8 @@ class RoomService:
 
     def create_room(self, player: m.Player, variant_id: str, options: dict | None,
                     seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
-                    rated: bool = False, takeback: str | None = None) -> dict:
+                    rated: bool = False, takeback: str | None = None,
+                    abandoned: str = "ignored") -> dict:
         """(A worker thread.)  A new room; the host takes seat 0 if ``take_seat``."""
         try:
             variant = find_variant(variant_id)
@@ -262,6 +266,7 @@ class RoomService:
             room.rated = rated
             # A rated room allows take-backs only when it says so (README, take-backs).
             room.takeback = takeback or ("off" if rated else "agree")
+            room.abandoned = abandoned  # does a match the host stops count (app/rooms/abandon.py)
             s.flush()
             snap = store.room_snapshot(s, room)
         self.snapshots[snap["code"]] = snap  # (a dict assignment: safe from a worker thread)
@@ -431,6 +436,7 @@ class Kozyr:
         self.fanout: RedisFanout | None = None  # when REDIS_URL is set
         self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
         self.takebacks = Takebacks(self)  # take-back requests and votes (takeback.py)
+        self.abandon = Abandon(self)  # the host stops a match before its end (abandon.py)
         self.live = self.matches.live
         self.rooms = RoomService(self)
         self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
@@ -502,6 +508,8 @@ class Kozyr:
             await self.rooms.on_note(code, note)
         elif kind == "chat":
             self.hub.broadcast(code, note["message"])
+        elif kind == "takeback":  # a take-back request's votes (app/rooms/takeback.py)
+            await self.takebacks.on_note(note)
 
     async def presence_changed(self, code: str) -> None:
         """Players came or went on another process (rooms/fanout.py): tell our sockets."""
@@ -564,6 +572,9 @@ class Kozyr:
         live = await self.matches.current(conn.room_code)
         if live is None:
             return self.error(conn, p.NO_MATCH, "no match has been started in this room", msg.client_id)
+        if msg.action == ABANDON:  # the server's own entry (app/rooms/abandon.py)
+            return self.error(conn, p.ILLEGAL, "the host stops a match with the end_match message",
+                              msg.client_id)
         await self.matches.submit(live, conn.seat, msg.action, msg.client_id, msg.version,
                                   conn=conn, received=received)
 

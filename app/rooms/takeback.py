@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from anyio import to_thread
+
 from engine.cards import is_card
 
 from .. import protocol as p
@@ -54,6 +56,8 @@ class Request:
     waiting: set[int]
     deadline: float
     expiry: asyncio.Task | None = field(default=None, repr=False)
+    #: The fan-out origin of the process that holds the votes (None: this one).
+    owner: str | None = None
 
     def message(self, live: LiveMatch, viewer: int | None) -> dict:
         """The request as ``viewer`` may see it: the action as his view's log shows it."""
@@ -127,6 +131,21 @@ def refusal(live: LiveMatch, seat: int | None, room: dict | None) -> str | None:
 
 
 class Takebacks:
+    """Take-back requests and their votes.  With several processes (PostgreSQL + Redis)
+    the request lives in the process of the asker's connection, its *owner*: it holds
+    the votes and the expiry and alone journals the ``undo:``.  The owner publishes the
+    request on the room's fan-out channel (note ``kind: takeback``, ``op: open``, again
+    after each agreement); every other process keeps a copy on its live match, so it
+    too applies nothing while the request is open (people get ``takeback_open``, bots
+    wait) and shows it to its sockets.  An answer given on another process travels to
+    the owner as ``op: vote``; the owner's ``op: close`` (declined / expired / undone,
+    with the version after the undo) closes every copy.  A copy whose owner went
+    silent closes itself ``expired`` a little after the deadline."""
+
+    #: Seconds a copy of another process's request outlives its deadline before it
+    #: closes itself (the owner's own close normally comes first).
+    GRACE = 3.0
+
     def __init__(self, kozyr: Kozyr) -> None:
         self.k = kozyr
 
@@ -136,12 +155,20 @@ class Takebacks:
     def _refuse(self, conn: Conn, message: str) -> None:
         self.k.error(conn, p.TAKEBACK_REFUSED, message)
 
+    def _origin(self) -> str | None:
+        return self.k.fanout.origin if self.k.fanout is not None else None
+
     def _voters(self, live: LiveMatch, room: dict | None, asker: int) -> set[int]:
         """The other seats held by a person the room's bots do not play for now."""
         takeover = self.k.bots.takeover_of(live.id)
         seats = room["seats"] if room else []
         return {s["seat"] for s in seats if s["seat"] != asker and s["player"] is not None
                 and s["level"] is None and s["seat"] not in takeover}
+
+    async def _catch_up(self, live: LiveMatch) -> None:
+        """(Under live.lock, several processes.)  Apply what other processes logged; show it."""
+        if self.k.fanout is not None and await to_thread.run_sync(live.catch_up, self.k.db):
+            self.k.matches.push_views(live)
 
     async def ask(self, conn: Conn) -> None:
         k = self.k
@@ -150,20 +177,19 @@ class Takebacks:
             return k.error(conn, p.NO_MATCH, "no match has been started in this room")
         room = self._room(conn.room_code)
         async with live.lock:
+            await self._catch_up(live)  # the last action may be another process's
             why = refusal(live, conn.seat, room)
             if why is not None:
                 return self._refuse(conn, why)
             last = live.log[-1]
             waiting = self._voters(live, room, last.seat)
-            if waiting:
-                request = Request(last.seq, last.seat, last.action, conn.name, waiting,
-                                  time.monotonic() + k.settings.takeback_seconds)
-                live.takeback = request
-                request.expiry = asyncio.create_task(self._expire(live, request))
-                self._announce(live, request)
-                return None
-            request = Request(last.seq, last.seat, last.action, conn.name, set(), 0.0)
+            request = Request(last.seq, last.seat, last.action, conn.name, waiting,
+                              time.monotonic() + k.settings.takeback_seconds)
             live.takeback = request
+            if waiting:
+                request.expiry = asyncio.create_task(self._expire(live, request, 0.0))
+                await self._announce(live, request)
+                return None
         await self._undo(live, request)
         return None
 
@@ -172,28 +198,54 @@ class Takebacks:
         request = live.takeback if live is not None else None
         if live is None or request is None:
             return self._refuse(conn, "no take-back request is open")
-        if conn.seat not in request.waiting:
+        seat = conn.seat
+        if seat is None or seat not in request.waiting:
             return self._refuse(conn, "your answer is not asked for")
-        if not agree:
-            return await self._close(live, request, "declined")
-        request.waiting.discard(conn.seat)
-        if request.waiting:
-            self._announce(live, request)
+        if request.owner is not None:  # another process holds the votes
+            request.waiting.discard(seat)
+            await self.k.publish(live.room_code, self._note(live, request, "vote", seat=seat, agree=agree))
             return None
-        await self._undo(live, request)
+        await self._vote(live, request, seat, agree)
         return None
 
-    def _announce(self, live: LiveMatch, request: Request) -> None:
+    async def _vote(self, live: LiveMatch, request: Request, seat: int, agree: bool) -> None:
+        """(The owner.)  One seat's answer."""
+        if live.takeback is not request or seat not in request.waiting:
+            return
+        if not agree:
+            return await self._close(live, request, "declined")
+        request.waiting.discard(seat)
+        if request.waiting:
+            return await self._announce(live, request)
+        await self._undo(live, request)
+
+    def _note(self, live: LiveMatch, request: Request, op: str, **extra) -> dict:
+        return {"kind": "takeback", "op": op, "match": live.id, "seq": request.seq,
+                "owner": request.owner or self._origin(), **extra}
+
+    async def _announce(self, live: LiveMatch, request: Request) -> None:
         for conn in self.k.hub.conns(live.room_code):
             conn.send(request.message(live, conn.seat))
+        if request.owner is None:
+            await self.k.publish(live.room_code, self._note(
+                live, request, "open", version=request.seq + 1, seat=request.seat, action=request.action,
+                asker=request.asker, waiting=sorted(request.waiting),
+                expires_in=max(0.0, request.deadline - time.monotonic())))
 
     async def _undo(self, live: LiveMatch, request: Request) -> None:
-        seq = await self.k.matches.submit(live, request.seat, f"undo:{request.seq}", None, live.version,
+        """(The owner.)  Agreed by all: the ``undo:`` through the one path of an action, once."""
+        seq = await self.k.matches.submit(live, request.seat, f"undo:{request.seq}", None, request.seq + 1,
                                           takeback=True)
-        await self._close(live, request, "declined" if seq is None else "undone")
+        if seq is not None:
+            result = "undone"
+        elif live.version != request.seq + 1:
+            result = "overtaken"  # another process applied an action before it heard of the request
+        else:
+            result = "declined"
+        await self._close(live, request, result)
 
-    async def _expire(self, live: LiveMatch, request: Request) -> None:
-        await asyncio.sleep(max(0.0, request.deadline - time.monotonic()))
+    async def _expire(self, live: LiveMatch, request: Request, grace: float) -> None:
+        await asyncio.sleep(max(0.0, request.deadline - time.monotonic()) + grace)
         await self._close(live, request, "expired", expired=True)
 
     async def _close(self, live: LiveMatch, request: Request, result: str, *, expired: bool = False) -> None:
@@ -205,4 +257,59 @@ class Takebacks:
         log.info("match %s: take-back of %s (seq %d) %s", live.id, request.action, request.seq, result)
         self.k.hub.broadcast(live.room_code, {"type": "takeback_done", "version": live.version,
                                               "match": live.id, "seq": request.seq, "result": result})
+        if request.owner is None:
+            await self.k.publish(live.room_code, self._note(live, request, "close", result=result,
+                                                            version=live.version))
         await self.k.bots.poke(live)
+
+    # -- another process's request (notes of kind "takeback", from fanout.py) -------------
+
+    async def on_note(self, note: dict) -> None:
+        live = await self.k.matches.get_live(str(note.get("match")))
+        if live is None:
+            return
+        op, seq, owner = note.get("op"), int(note["seq"]), note.get("owner")
+        request = live.takeback
+        if op == "vote":
+            if (owner == self._origin() and request is not None and request.owner is None
+                    and request.seq == seq):
+                if note.get("overtaken"):
+                    await self._close(live, request, "overtaken")
+                else:
+                    await self._vote(live, request, int(note["seat"]), bool(note["agree"]))
+            return
+        if op == "close":
+            if request is None or request.owner != owner or request.seq != seq:
+                return
+            async with live.lock:
+                if live.version < int(note.get("version", 0)):  # the undo's own note may come later
+                    await self._catch_up(live)
+            await self._close(live, request, str(note["result"]))
+            return
+        if op != "open":
+            return
+        async with live.lock:
+            if live.version < int(note["version"]):  # the asked-for action's note may come later
+                await self._catch_up(live)
+            request = live.takeback
+            if request is not None and request.owner is None and request.seq == seq:
+                # The same seat asked on two processes at once: the smaller origin's stands.
+                mine = self._origin() or ""
+                if mine < str(owner):
+                    return
+                if request.expiry is not None:
+                    request.expiry.cancel()
+                live.takeback = request = None
+            if live.version != int(note["version"]):  # we applied another action meanwhile
+                await self.k.publish(live.room_code, {"kind": "takeback", "op": "vote", "match": live.id,
+                                                      "seq": seq, "owner": owner, "overtaken": True})
+                return
+            deadline = time.monotonic() + float(note.get("expires_in", 0))
+            if request is not None and request.owner == owner and request.seq == seq:
+                request.waiting, request.deadline = set(note["waiting"]), deadline
+            else:
+                request = Request(seq, int(note["seat"]), str(note["action"]), str(note["asker"]),
+                                  set(note["waiting"]), deadline, owner=str(owner))
+                live.takeback = request
+                request.expiry = asyncio.create_task(self._expire(live, request, self.GRACE))
+            await self._announce(live, request)

@@ -14,6 +14,7 @@ import { ChatBox } from './chat.js';
 import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
+import { notifyToggle, watchCalls } from './notify.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -135,7 +136,8 @@ class RoomPage {
         this.welcome = msg;
         break;
       case 'room':
-        this.store.update({ room: msg.room, presence: null });
+        if (msg.room.status === 'abandoned' && this.store.state.room && this.store.state.room.status === 'playing') toast(t('match_abandoned'));
+        this.store.update({ room: msg.room, presence: null, ...(msg.room.status === 'abandoned' ? { endConfirm: false } : {}) });
         if (this.invite) this.invite.update(msg.room);
         break;
       case 'presence': this.store.update({ presence: msg }); break;
@@ -289,12 +291,15 @@ class RoomPage {
   render(state) {
     const room = state.room;
     if (!room) return;
-    const view = room.status === 'waiting' ? null : state.view;
+    // A match the host stopped: the table as it was, with nothing left to do (README "Abandoned matches").
+    const view = room.status === 'waiting' ? null
+      : room.status === 'abandoned' && state.view
+        ? { ...state.view, phase: 'match_over', abandoned: true, legal: [], to_act: [], confirm: [] } : state.view;
     this.lobby.render(JSON.stringify([state.lang, room, room.status === 'playing' && view ? null : state.presence, !!view]),
       () => (!view || room.status !== 'playing' ? roomLobbyEl(room, this.lobbyCtx()) : null));
     this.tableBox.hidden = !view;
     this.pageEl.classList.toggle('playing', !!view);
-    this.pageEl.firstChild.classList.toggle('finished', room.status === 'finished' && !!view);
+    this.pageEl.firstChild.classList.toggle('finished', (room.status === 'finished' || room.status === 'abandoned') && !!view);
     if (view) this.table.render({ ...state, view });
     const n = view ? (view.seats || (view.hand_sizes || []).length) : 0;
     const names = Array.from({ length: n }, (_, s) => this.name(s));
@@ -306,7 +311,8 @@ class RoomPage {
     });
     this.scores.el.hidden = !view;
     this.side.dataset.open = state.side || '';
-    this.tools.render(JSON.stringify([state.lang, state.side, state.unread, !!view]), () => this.toolsEl(state, !!view));
+    this.tools.render(JSON.stringify([state.lang, state.side, state.unread, !!view, room.status, this.isHost(), !!state.endConfirm]),
+      () => this.toolsEl(state, !!view));
     const mine = !!(view && view.seat !== null && view.seat !== undefined && (view.to_act || []).includes(view.seat));
     document.body.classList.toggle('my-turn', mine);
     document.title = mine ? t('your_turn_title') : `${room.code} — ${BASE_TITLE}`;
@@ -322,7 +328,21 @@ class RoomPage {
       if (side === 'chat') this.chat.markRead();
     };
     if (!playing) return null;
+    const room = this.store.state.room;
+    const ending = this.isHost() && room && room.status === 'playing';
     return [
+      // the host ends the match before its end, after a confirmation (app/rooms/abandon.py)
+      ending ? h('button', { type: 'button', class: `tool end-match${state.endConfirm ? ' on' : ''}`, 'data-role': 'end-match',
+        title: t('end_match'), 'aria-label': t('end_match'), onclick: () => this.store.update({ endConfirm: !state.endConfirm }),
+        text: t('end_match') }) : null,
+      ending && state.endConfirm ? h('div', { class: 'end-confirm', 'data-role': 'end-confirm', role: 'alertdialog' },
+        h('p', { class: 'confirm-q', text: t('end_match_q') }),
+        room.rated ? h('p', { class: 'muted small', text: t(room.abandoned === 'counts' ? 'end_match_counts' : 'end_match_ignored') }) : null,
+        h('div', { class: 'end-confirm-buttons' },
+          h('button', { type: 'button', class: 'btn danger', 'data-role': 'end-confirm-yes',
+            onclick: () => { this.store.update({ endConfirm: false }); if (this.socket) this.socket.endMatch(); }, text: t('yes') }),
+          h('button', { type: 'button', class: 'btn ghost', 'data-role': 'end-confirm-no',
+            onclick: () => this.store.update({ endConfirm: false }), text: t('no') }))) : null,
       // the invitation (link, QR, seats) over the table: friends and spectators may still join
       h('button', { type: 'button', class: 'tool invite', 'data-role': 'open-invite',
         title: t('invite_ui.invite_btn'), 'aria-label': t('invite_ui.invite_btn'),
@@ -368,8 +388,14 @@ function render() {
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
   } else {
-    renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name) });
-    callsBanner(main, { navigate });
+    renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name) }).then(() => {
+      // browser notifications for calls (notify.js), in the greeting's panel
+      const hello = main.querySelector('.home > .panel');
+      const toggle = hello && notifyToggle(navigate);
+      if (toggle) hello.append(toggle);
+      // after the home page is drawn: renderHome clears the page once it has the player
+      if (route().name === 'home') callsBanner(main, { navigate });
+    }).catch(() => {});
   }
 }
 
@@ -402,4 +428,5 @@ window.addEventListener('popstate', render);
 window.addEventListener('hashchange', render);
 header();
 render();
+watchCalls(navigate);  // calls as browser notifications while the site is open (notify.js)
 window.kozyr = { get page() { return page; } };  // for the browser tests and the curious

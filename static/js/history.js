@@ -222,11 +222,20 @@ class Replay {
           cardEl(c, { small: true }), h('figcaption', { class: 'replay-slot-name', text: this.name(seat) }))))));
   }
 
+  // Take-backs of this deal, by the step they came after (the detail's takebacks: deal, step).
+  undoneAfter(step) {
+    return (this.detail.takebacks || []).filter((x) => x.deal === this.deal.deal && x.step === step)
+      .map((x) => h('li', { class: 'undone', 'data-role': 'replay-undone', 'data-step': step },
+        h('s', null, h('b', { text: this.name(x.seat) }), h('span', { text: actionLabel(x.action, (s) => this.name(s)) })),
+        h('span', { class: 'undone-note', text: ` — ${t('replay_ui.undone')}` })));
+  }
+
   logEl(steps) {
-    return h('ol', { class: 'replay-log', 'aria-label': t('replay_ui.log') }, steps.slice(1).map((st, i) => {
+    return h('ol', { class: 'replay-log', 'aria-label': t('replay_ui.log') }, this.undoneAfter(0), steps.slice(1).map((st, i) => {
       const [seat, a] = st.action || [null, ''];
-      return h('li', { class: i === this.step - 1 ? 'now' : (i < this.step ? 'done' : ''), onclick: () => { this.stop(); this.go(i + 1); } },
-        seat === null ? null : h('b', { text: this.name(seat) }), h('span', { text: a ? actionLabel(a, (s) => this.name(s)) : '' }));
+      return [h('li', { class: i === this.step - 1 ? 'now' : (i < this.step ? 'done' : ''), onclick: () => { this.stop(); this.go(i + 1); } },
+        seat === null ? null : h('b', { text: this.name(seat) }), h('span', { text: a ? actionLabel(a, (s) => this.name(s)) : '' })),
+      this.undoneAfter(i + 1)];
     }));
   }
 

@@ -2,6 +2,7 @@
 
 import { LOBBY_WORDS } from './i18n_lobby.js';
 import { MODERN_WORDS } from './i18n_modern.js';
+import { FRIENDS_WORDS } from './i18n_friends.js';
 
 const LANGS = ['ru', 'pl', 'en'];
 const KEY = 'kozyr.lang';
@@ -204,7 +205,7 @@ const TABLE = {
     lost_conn: '{name} lost the connection', bot_now: 'Let a bot play now', bot_plays_you: 'A bot is playing for you.',
     takeback_undo: 'Undo', takeback_asks: '{name} asks to take back {action}.', takeback_agree: 'Agree',
     takeback_decline: 'Decline', takeback_waiting: 'Waiting for every answer…', takeback_undone: 'Taken back.',
-    takeback_declined: 'The take-back was declined.', takeback_expired: 'The take-back request expired.',
+    takeback_declined: 'The take-back was declined.', takeback_expired: 'The take-back request expired.', takeback_overtaken: 'The take-back came too late: the game had moved on.',
     im_back: "I'm back", bot_plays_for: 'a bot plays for {name}', seconds_left: '{s} s',
     unread: '{n} new', scores_btn: 'Scores', standings: 'Final standings', place: 'Place', points_word: 'Points',
     open_history: 'Open the history', winner_is: 'Winner: {names}', summary_deal: 'Deal {n}',
@@ -273,7 +274,7 @@ const TABLE = {
     lost_conn: '{name}: связь потеряна', bot_now: 'Пусть сейчас играет бот', bot_plays_you: 'За вас сейчас играет бот.',
     takeback_undo: 'Отменить ход', takeback_asks: '{name} просит вернуть ход {action}.', takeback_agree: 'Согласен',
     takeback_decline: 'Нет', takeback_waiting: 'Ждём ответа всех…', takeback_undone: 'Ход возвращён.',
-    takeback_declined: 'Возврат хода отклонён.', takeback_expired: 'Просьба вернуть ход истекла.',
+    takeback_declined: 'Возврат хода отклонён.', takeback_expired: 'Просьба вернуть ход истекла.', takeback_overtaken: 'Поздно: игра уже пошла дальше.',
     im_back: 'Я вернулся', bot_plays_for: 'за игрока {name} играет бот', seconds_left: '{s} с',
     unread: 'новых: {n}', scores_btn: 'Запись', standings: 'Итоги партии', place: 'Место', points_word: 'Очки',
     open_history: 'Открыть историю', winner_is: 'Победитель: {names}', summary_deal: 'Сдача {n}',
@@ -342,7 +343,7 @@ const TABLE = {
     lost_conn: '{name}: utracono połączenie', bot_now: 'Niech teraz gra bot', bot_plays_you: 'Teraz gra za ciebie bot.',
     takeback_undo: 'Cofnij ruch', takeback_asks: '{name} prosi o cofnięcie ruchu {action}.', takeback_agree: 'Zgoda',
     takeback_decline: 'Nie', takeback_waiting: 'Czekamy na odpowiedź wszystkich…', takeback_undone: 'Ruch cofnięty.',
-    takeback_declined: 'Cofnięcie ruchu odrzucone.', takeback_expired: 'Prośba o cofnięcie ruchu wygasła.',
+    takeback_declined: 'Cofnięcie ruchu odrzucone.', takeback_expired: 'Prośba o cofnięcie ruchu wygasła.', takeback_overtaken: 'Za późno: gra już poszła dalej.',
     im_back: 'Wracam', bot_plays_for: 'za gracza {name} gra bot', seconds_left: '{s} s',
     unread: 'nowe: {n}', scores_btn: 'Zapis', standings: 'Wyniki partii', place: 'Miejsce', points_word: 'Punkty',
     open_history: 'Otwórz historię', winner_is: 'Wygrywa: {names}', summary_deal: 'Rozdanie {n}',
@@ -421,6 +422,7 @@ export function addStrings(dicts) {
 addStrings(TABLE);
 addStrings(LOBBY_WORDS);  // the lobby's, invite's and history's words (i18n_lobby.js)
 addStrings(MODERN_WORDS);  // the modern Тысяча's table words (i18n_modern.js)
+addStrings(FRIENDS_WORDS);  // ending a match, take-backs in the replay, call notifications (i18n_friends.js)
 
 
 function pick() {

@@ -244,6 +244,9 @@ function createRoomForm(variants, ctx) {
   const takebackSel = h('select', { name: 'takeback' },
     ['agree', 'off'].map((v) => h('option', { value: v, text: t(`takeback_opt_${v}`) })));
   rated.addEventListener('change', () => { takebackSel.value = rated.checked ? 'off' : 'agree'; });
+  // Does a match the host stops before its end count (README "Abandoned matches")?
+  const abandonedSel = h('select', { name: 'abandoned' },
+    ['ignored', 'counts'].map((v) => h('option', { value: v, text: t(`abandoned_opt_${v}`) })));
   const form = h('form', { class: 'create-room', 'data-role': 'create-room' },
     h('div', { class: 'row' },
       h('label', { class: 'field' }, t('game'), famSel),
@@ -254,6 +257,7 @@ function createRoomForm(variants, ctx) {
     h('div', { class: 'row' },
       h('label', { class: 'field check' }, rated, t('rated_room')),
       h('label', { class: 'field' }, t('takeback_option'), takebackSel)),
+    h('div', { class: 'row' }, h('label', { class: 'field' }, t('abandoned_option'), abandonedSel)),
     h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -262,7 +266,7 @@ function createRoomForm(variants, ctx) {
     try {
       const secs = takeover.value.trim() === '' ? undefined : Number(takeover.value);
       const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs,
-        { rated: rated.checked, takeback: takebackSel.value });
+        { rated: rated.checked, takeback: takebackSel.value, abandoned: abandonedSel.value });
       ctx.navigate(room.invite_path);
     } catch (ex) {
       err.textContent = errorText(ex);
@@ -563,7 +567,8 @@ export function roomLobbyEl(room, ctx) {
       actions.append(h('button', { type: 'button', class: 'btn primary', 'data-role': 'start', disabled: !full, onclick: () => ctx.start() }, t('start')));
     }
     if (!full || !isHost) actions.append(h('p', { class: 'muted', text: full ? t('waiting_host') : t('waiting_players') }));
-  } else if (room.status === 'finished') {
+  } else if (room.status === 'finished' || room.status === 'abandoned') {
+    if (room.status === 'abandoned') actions.append(h('p', { class: 'abandoned-note', 'data-role': 'abandoned-note', text: t('match_abandoned') }));
     if (isHost) actions.append(h('button', { type: 'button', class: 'btn primary', 'data-role': 'rematch', disabled: !full, onclick: () => ctx.rematch() }, t('rematch')));
     else actions.append(h('p', { class: 'muted', text: t('waiting_host') }));
   }

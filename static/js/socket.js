@@ -146,6 +146,7 @@ export class RoomSocket {
 
   // The host lets a bot play `seat` now.
   takeover(seat) { return this.send({ type: 'takeover', seat }); }
+  endMatch() { return this.send({ type: 'end_match' }); }
   // Take-backs: ask for one's own last action; answer another's request.
   takeback() { return this.send({ type: 'takeback' }); }
   takebackAnswer(agree) { return this.send({ type: 'takeback_answer', agree }); }

@@ -362,7 +362,8 @@ export class Table {
     const href = this.ctx.historyHref();
     return h('section', { class: 'standings', 'data-role': 'match-over' },
       h('h2', { text: t('standings') }),
-      h('p', { class: 'winners', text: t('winner_is', { names: winners }) }),
+      view.abandoned ? h('p', { class: 'winners', 'data-role': 'abandoned-standings', text: t('match_abandoned') })  // the host stopped it
+        : h('p', { class: 'winners', text: t('winner_is', { names: winners }) }),
       h('ol', { class: 'standings-list' }, order.map((s, i) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
         h('span', { class: 'place', text: `${i + 1}.` }), h('span', { class: 'pname', text: this.ctx.name(s) }),
         h('b', { text: String(totals[s]) })))),

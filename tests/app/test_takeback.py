@@ -225,3 +225,38 @@ def test_takeback_messages_hide_face_down_cards_C5():
     assert masked("give:9S>2") == "give:??>2"
     assert masked("discard:9S,TH") == "discard:??,??"
     assert masked("bid:120") == "bid:120" and masked("pass") == "pass"
+
+
+def test_history_marks_takebacks_in_the_replay_and_positions_follow_played_log(client, kozyr):
+    """The detail's take-back says where the replay marks it (deal, step); the positions
+    of that deal are the played log's (the undone action is not a step)."""
+    rng = random.Random(4)
+    with ExitStack() as stack:
+        room, _, clients = _table(client, stack, seed=13)
+        seat, action, v0 = _first_move(clients)
+        v1 = _act(clients, seat, action, v0)
+        clients[seat].send({"type": "takeback"})
+        _answer_all(clients, seat)
+        for c in clients:
+            c.recv_until(lambda m: m["type"] == "takeback_done")
+        match_id = room["match"]["id"]
+        masked_now = client.get(f"/api/matches/{match_id}").json()["takebacks"]
+        assert masked_now[0]["deal"] is None and masked_now[0]["step"] is None  # its deal goes on
+        live = kozyr.live[match_id]
+        while not live.engine.history():
+            view = clients[0].last_view
+            s = view["view"]["to_act"][0]
+            legal = clients[s].last_view["view"]["legal"]
+            _act(clients, s, "pass" if "pass" in legal else rng.choice(legal), view["version"])
+        detail = client.get(f"/api/matches/{match_id}").json()
+        (mark,) = detail["takebacks"]
+        assert (mark["deal"], mark["step"], mark["undone"], mark["action"]) == (1, v0, v0, action)
+        positions = client.get(f"/api/matches/{match_id}/deals/1/positions").json()
+        steps = [tuple(st["action"]) for st in positions["steps"][1:]]
+        from app.rooms.live import played_log
+        log = LiveMatch.load(kozyr.db, match_id).log
+        assert (log[v0].seat, log[v0].action, log[v1].action) == (seat, action, f"undo:{v0}")
+        kept = played_log(log)
+        assert v0 not in {r.seq for r in kept} and v1 not in {r.seq for r in kept}
+        assert steps == [(r.seat, r.action) for r in kept][:len(steps)]
+        assert len(steps) == len(detail["deals"][0]["actions"])

@@ -1,0 +1,202 @@
+"""Take-back votes across two server processes (two apps) on one PostgreSQL and one
+Redis (README "Take-backs", several processes): asked on process A, answered by seats
+connected to process B; while the request is open neither process applies anything;
+decline, expiry and agreement are seen on both; the undo is journaled once."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from contextlib import ExitStack
+
+import pytest
+from starlette.testclient import TestClient
+
+from engine import find_variant
+
+from .conftest import PG_URL, make_settings
+from .helpers import connect, make_room
+
+REDIS_URL = os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+VARIANT = "thousand-ru"  # 3 seats; a bid after the deal's first call can be taken back
+SEED = 7
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def tb_database():
+    """A PostgreSQL database of this module's own (``kozyr_tb_*``), dropped afterwards."""
+    import psycopg
+    try:
+        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
+    except Exception as e:  # pragma: no cover - depends on the machine
+        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {e}")
+    name = f"kozyr_tb_{secrets.token_hex(5)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    try:
+        yield f"{PG_URL.rpartition('/')[0]}/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@pytest.fixture
+def two_servers(tb_database):
+    try:
+        import redis
+        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except Exception as e:  # pragma: no cover - depends on the machine
+        pytest.skip(f"Redis not reachable at {REDIS_URL}: {e}")
+    from app.main import create_app
+    apps = [create_app(make_settings(tb_database, redis_url=REDIS_URL)) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        yield a, b
+
+
+def _plan() -> tuple[int, str, int, str]:
+    """(first seat, its first call, the asker, the bid he will take back), from a
+    reference match of the same seed: the asker acts right after the deal's first call
+    (which shows every seat its hand and so cannot be taken back)."""
+    match = find_variant(VARIANT).new_match(3, seed=SEED)
+    first = match.to_act()[0]
+    call = next(a for a in match.legal_actions(first) if a.startswith("bid:"))
+    match.apply(first, call)
+    asker = match.to_act()[0]
+    return first, call, asker, next(a for a in match.legal_actions(asker) if a.startswith("bid:"))
+
+
+def _act(clients, seat: int, action: str, version: int) -> None:
+    clients[seat].act(action, f"c{version}", version)
+    ack, _ = clients[seat].recv_until(lambda m: m["type"] in ("ack", "error"))
+    assert ack["type"] == "ack", ack
+    for c in clients:
+        c.wait_view(version + 1)
+
+
+def _table(a, b, stack):
+    """The asker's seat on process A, both other seats on process B; the asker's bid made."""
+    first, call, asker, bid = _plan()
+    room, players = make_room(a, VARIANT, 3, seed=SEED)
+    clients = [connect(a if seat == asker else b, stack, room["code"], player, seat)
+               for seat, player in enumerate(players)]
+    for c in clients:
+        c.wait_view(0)
+    _act(clients, first, call, 0)
+    before = {c.seat: c.last_view["view"] for c in clients}
+    _act(clients, asker, bid, 1)
+    return room, clients, asker, bid, before
+
+
+def _open(clients, asker: int) -> list[int]:
+    clients[asker].send({"type": "takeback"})
+    others = [s for s in range(3) if s != asker]
+    for c in clients:
+        msg, _ = c.recv_until(lambda m: m["type"] in ("takeback", "error"))
+        assert msg["type"] == "takeback", msg
+        assert msg["seat"] == asker and sorted(msg["waiting"]) == others
+    return others
+
+
+def _done(clients, result: str) -> list[dict]:
+    out = []
+    for c in clients:
+        done, got = c.recv_until(lambda m: m["type"] == "takeback_done")
+        assert done["result"] == result, done
+        out.append(got)
+    return out
+
+
+@pytest.mark.timeout(120)
+def test_takeback_asked_on_one_process_agreed_on_the_other(two_servers):
+    a, b = two_servers
+    with ExitStack() as stack:
+        room, clients, asker, bid, before = _table(a, b, stack)
+        match_id = room["match"]["id"]
+        others = _open(clients, asker)
+        # Process B holds a copy of A's request: its people get takeback_open, its bots wait.
+        copy = b.app.state.kozyr.live[match_id].takeback
+        assert copy is not None and copy.owner == a.app.state.kozyr.fanout.origin
+        clients[others[0]].act("pass", "while-open", 2)
+        err, _ = clients[others[0]].recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "takeback_open"
+        # A bot's action on B (no client_id: the bots' way through the one path) waits too.
+        kb = b.app.state.kozyr
+        live_b = kb.live[match_id]
+        assert b.portal.call(kb.matches.submit, live_b, others[0], "pass", None, 2) is None
+        assert live_b.version == 2
+        # The first agreement (from B) is seen on both processes: one answer left.
+        clients[others[0]].send({"type": "takeback_answer", "agree": True})
+        for c in clients:
+            msg, _ = c.recv_until(lambda m: m["type"] == "takeback")
+            assert msg["waiting"] == [others[1]]
+        clients[others[1]].send({"type": "takeback_answer", "agree": True})
+        for c, got in zip(clients, _done(clients, "undone"), strict=True):
+            view = next(m for m in got if m["type"] == "view")  # the view first, then the news
+            assert view["version"] == 3 and view["view"] == before[c.seat]
+        # The undo is journaled once, and both processes agree on the log.
+        for server in (a, b):
+            detail = server.get(f"/api/matches/{match_id}").json()
+            assert detail["version"] == 3
+            assert [t["undone"] for t in detail["takebacks"]] == [1]
+        assert a.app.state.kozyr.live[match_id].takeback is None
+        assert b.app.state.kozyr.live[match_id].takeback is None
+        # The match goes on from either process.
+        _act(clients, asker, bid, 3)
+
+
+@pytest.mark.timeout(120)
+def test_takeback_declined_and_expired_across_processes_change_nothing(two_servers):
+    a, b = two_servers
+    with ExitStack() as stack:
+        room, clients, asker, _, _ = _table(a, b, stack)
+        match_id = room["match"]["id"]
+        after = {c.seat: c.last_view["view"] for c in clients}
+        others = _open(clients, asker)
+        clients[others[1]].send({"type": "takeback_answer", "agree": False})  # declined on B
+        for got in _done(clients, "declined"):
+            assert got[-1]["version"] == 2
+        assert b.app.state.kozyr.live[match_id].takeback is None
+        a.app.state.kozyr.settings.takeback_seconds = 0.5  # the owner's clock decides
+        try:
+            _open(clients, asker)
+            started = time.monotonic()
+            _done(clients, "expired")
+            assert time.monotonic() - started < takebacks_grace()  # the owner's close, not the copy's own
+        finally:
+            a.app.state.kozyr.settings.takeback_seconds = 30.0
+        for server in (a, b):
+            detail = server.get(f"/api/matches/{match_id}").json()
+            assert detail["version"] == 2 and detail["takebacks"] == []
+        for c in clients:
+            assert c.last_view["view"] == after[c.seat]
+        # A late answer on B is refused there; the match goes on.
+        clients[others[0]].send({"type": "takeback_answer", "agree": True})
+        err, _ = clients[others[0]].recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "takeback_refused"
+
+
+def takebacks_grace() -> float:
+    from app.rooms.takeback import Takebacks
+    return 0.5 + Takebacks.GRACE
+
+
+@pytest.mark.timeout(120)
+def test_host_ends_the_match_on_one_process_the_other_applies_nothing_more(two_servers):
+    """The ``abandon`` entry travels by the same log: process B shows the room stopped and
+    refuses the next action (README "Abandoned matches")."""
+    a, b = two_servers
+    with ExitStack() as stack:
+        room, clients, asker, bid, _ = _table(a, b, stack)
+        host = clients[0]  # the host's seat; its process is A when he is the asker, else B
+        host.send({"type": "end_match"})
+        for c in clients:
+            c.recv_until(lambda m: m["type"] == "room" and m["room"]["status"] == "abandoned")
+        other = clients[1] if asker == 0 else clients[asker]  # a seat on the other process
+        other.act("pass", "after-end", 3)
+        err, _ = other.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "illegal" and "stopped" in err["message"]
+        for server in (a, b):
+            detail = server.get(f"/api/matches/{room['match']['id']}").json()
+            assert detail["status"] == "abandoned" and detail["version"] == 3
