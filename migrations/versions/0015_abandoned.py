@@ -4,7 +4,7 @@ A match the host stops before its end gets status ``abandoned`` (a string column
 already); this option says whether such a match counts for standings and ratings.
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-01 13:20:00
 """
 from alembic import op
