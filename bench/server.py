@@ -456,6 +456,7 @@ def summary(results: list[dict], args) -> None:
         if r["mode"] != "bare":
             counts = not have_bare or r["rooms"] in bare_ok
             print(f"#   {r['mode']:5} {r['rooms']:5} rooms: p99 {r['p99_ms']} ms, ok {r['ok']}, "
+                  f"server cpu {r['server_cpu_ms_per_action']} ms/action, "
                   f"client cpu {r['client_cpu_share']} (busiest worker {r['client_proc_cpu_max']}), "
                   f"load {r['load_avg']}{'' if counts else ' -- does not count: bare missed it'}"
                   + (f", acked lost {r['acked_lost']} of {r['acked_total']}, every seat back after "
