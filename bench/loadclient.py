@@ -31,11 +31,13 @@ import gc
 import json
 import random
 import re
+import resource
 import sys
 import time
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 # What the servers send first: {"type":"view","version":N,"match":"id","view":...}
 # (compact in app/, with spaces in bench/broadcast_server.py).  The match id is kept
@@ -55,14 +57,21 @@ class Worker:
         self.views = 0  # views handled, and of them the ones parsed in full
         self.deltas = 0  # of them, deltas (mode delta)
         self.full_parses = 0
+        self.acked: list[list] = []  # mode kill: [match id, seq, client_id] of every ack received
+        self.killed_at: float | None = None  # mode kill: when the parent SIGKILLed a server
+        self.back: dict[str, float] = {}  # mode kill: room -> when it was back and playing
 
 
 class Table:
     """One room as the client sees it: when to act next, which seat has which view."""
 
     def __init__(self, code: str, tokens: list[str], urls: list[str], seed: float, period: float,
-                 delta: bool = False) -> None:
+                 delta: bool = False, alt: list[str | None] | None = None) -> None:
         self.code, self.tokens, self.urls, self.period = code, tokens, urls, period
+        self.alt = alt or [None] * len(urls)  # mode kill: where a seat reconnects if its server dies
+        self.moved: set[int] = set()  # seats that reconnected to their alt URL
+        self.kill_pos: tuple[int, int] | None = None  # the room's position when the server was killed
+        self.track = any(self.alt)  # mode kill: keep every ack (to find them in the log afterwards)
         self.delta = delta  # ask for deltas after actions (README "Agreed additions")
         self.rng = random.Random(seed)
         self.next_at = time.perf_counter() + self.rng.random() * period  # spread the rooms over the second
@@ -89,96 +98,125 @@ async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
 
 
 async def seat_client(t: Table, seat: int, w: Worker, http: httpx.AsyncClient | None) -> None:
-    ready = False
+    url = t.urls[seat]
     try:
-        url = t.urls[seat] + ("&accept=delta" if t.delta else "")
-        async with connect(url, max_size=2**22, open_timeout=120) as ws:
-            last: tuple[int, dict] | None = None  # delta mode: this seat's view (version, view)
-            while True:  # a close by the server raises (a failure); the end of the run cancels us
-                raw = await ws.recv()
-                head = None if t.delta else VIEW_HEAD.match(raw)
-                if head is not None:
-                    if raw.startswith("null", head.end()):
-                        continue  # no match started yet
-                    version, match, msg = int(head[1]), head[2], None
-                else:
-                    msg = json.loads(raw)
-                    kind = msg.get("type")
-                    if kind == "error":
+        await seat_session(t, seat, w, http, url, first=True)
+    except Exception as e:
+        if t.alt[seat] is None or w.killed_at is None and not isinstance(e, ConnectionClosed | OSError):
+            w.failures.append(f"{type(e).__name__}: {e}")
+            return
+        # Mode kill: our server died; reconnect to the other with the same token and resume.
+        t.moved.add(seat)
+        low = min(t.have)
+        t.acted -= {k for k in t.acted if k >= low}  # an action lost with the server is sent again
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                await seat_session(t, seat, w, http, t.alt[seat], first=False)
+                return
+            except Exception as e2:
+                if time.monotonic() > deadline:
+                    w.failures.append(f"after the failover: {type(e2).__name__}: {e2}")
+                    return
+                await asyncio.sleep(0.2)
+
+
+async def seat_session(t: Table, seat: int, w: Worker, http: httpx.AsyncClient | None, url: str,
+                       first: bool) -> None:
+    ready = not first
+    url = url + ("&accept=delta" if t.delta else "")
+    async with connect(url, max_size=2**22, open_timeout=120) as ws:
+        last: tuple[int, dict] | None = None  # delta mode: this seat's view (version, view)
+        while True:  # a close by the server raises (a failure); the end of the run cancels us
+            raw = await ws.recv()
+            head = None if t.delta else VIEW_HEAD.match(raw)
+            if head is not None:
+                if raw.startswith("null", head.end()):
+                    continue  # no match started yet
+                version, match, msg = int(head[1]), head[2], None
+            else:
+                msg = json.loads(raw)
+                kind = msg.get("type")
+                if kind == "error":
+                    w.errors += 1
+                    continue
+                if kind == "ack":
+                    if t.track:
+                        w.acked.append([msg["match"], msg["seq"], msg["client_id"]])
+                    continue
+                if kind == "delta":  # what changed since our view at msg["base"]
+                    if last is None or last[0] != msg["base"]:
                         w.errors += 1
                         continue
-                    if kind == "delta":  # what changed since our view at msg["base"]
-                        if last is None or last[0] != msg["base"]:
-                            w.errors += 1
-                            continue
-                        view = dict(last[1])
-                        view.update(msg["set"])
-                        for gone in msg["unset"]:
-                            view.pop(gone, None)
-                        msg = {"type": "view", "version": msg["version"], "match": msg["match"],
-                               "view": view}
-                        w.deltas += 1
-                    elif kind != "view" or msg.get("view") is None:
-                        continue
-                    last = (msg["version"], msg["view"])
-                    version, match = msg["version"], json.dumps(msg["match"])
-                    w.full_parses += 1
-                w.views += 1
-                if not ready:
-                    ready = True
-                    w.ready += 1
-                no = t.match_no.get(match)
-                if no is None:
-                    no = t.match_no[match] = len(t.match_no)
-                key = (no, version)
-                if key > t.have[seat]:
-                    t.have[seat] = key
-                info = t.info.get(key)
-                if info is None:  # the first seat here to get this position reads it for the room
-                    if msg is None:
-                        msg = json.loads(raw)
-                        w.full_parses += 1
-                    view = msg["view"]
-                    info = t.info[key] = (view["to_act"], view["phase"] == "match_over")
-                # Every seat is at `low` or past it: an action sent on an earlier
-                # position is done (its view, or a later one, reached the last seat).
-                low = min(t.have)
-                if t.sent:
-                    for done in [k for k in t.sent if k < low]:
-                        t0 = t.sent.pop(done)
-                        if w.measuring:
-                            w.latencies.append(round(time.perf_counter() - t0, 6))
-                            w.actions += 1
-                if len(t.info) > 1 or key <= low:  # nobody will read these again
-                    for old in [k for k in t.info if k <= low]:
-                        del t.info[old]
-                to_act, over = info
-                if over:
-                    if seat == 0 and http is not None:
-                        w.matches += 1
-                        await post(http, f"/api/rooms/{t.code}/rematch",
-                                   headers={"Authorization": f"Bearer {t.tokens[0]}"})
+                    view = dict(last[1])
+                    view.update(msg["set"])
+                    for gone in msg["unset"]:
+                        view.pop(gone, None)
+                    msg = {"type": "view", "version": msg["version"], "match": msg["match"],
+                           "view": view}
+                    w.deltas += 1
+                elif kind != "view" or msg.get("view") is None:
                     continue
-                if seat not in to_act or key in t.acted:
-                    continue
+                last = (msg["version"], msg["view"])
+                version, match = msg["version"], json.dumps(msg["match"])
+                w.full_parses += 1
+            w.views += 1
+            if not ready:
+                ready = True
+                w.ready += 1
+            no = t.match_no.get(match)
+            if no is None:
+                no = t.match_no[match] = len(t.match_no)
+            key = (no, version)
+            if key > t.have[seat]:
+                t.have[seat] = key
+            info = t.info.get(key)
+            if info is None:  # the first seat here to get this position reads it for the room
                 if msg is None:
                     msg = json.loads(raw)
                     w.full_parses += 1
-                legal = msg["view"]["legal"]
-                if not legal:
-                    continue
-                t.acted.add(key)
-                wait = t.next_at - time.perf_counter()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                now = time.perf_counter()
-                t.next_at = max(now, t.next_at) + t.period
-                action = "pass" if "pass" in legal and t.rng.random() < 0.6 else t.rng.choice(legal)
-                t.sent[key] = now
-                await ws.send(json.dumps({"type": "action", "client_id": f"{msg['match']}:{version}",
-                                          "action": action, "version": version}))
-    except Exception as e:
-        w.failures.append(f"{type(e).__name__}: {e}")
+                view = msg["view"]
+                info = t.info[key] = (view["to_act"], view["phase"] == "match_over")
+            # Every seat is at `low` or past it: an action sent on an earlier
+            # position is done (its view, or a later one, reached the last seat).
+            low = min(t.have)
+            if t.kill_pos is not None and low > t.kill_pos and t.code not in w.back \
+                    and all(s in t.moved for s, a in enumerate(t.alt) if a is not None):
+                w.back[t.code] = time.monotonic()  # every seat reconnected, and the room moved on
+            if t.sent:
+                for done in [k for k in t.sent if k < low]:
+                    t0 = t.sent.pop(done)
+                    if w.measuring:
+                        w.latencies.append(round(time.perf_counter() - t0, 6))
+                        w.actions += 1
+            if len(t.info) > 1 or key <= low:  # nobody will read these again
+                for old in [k for k in t.info if k <= low]:
+                    del t.info[old]
+            to_act, over = info
+            if over:
+                if seat == 0 and http is not None:
+                    w.matches += 1
+                    await post(http, f"/api/rooms/{t.code}/rematch",
+                               headers={"Authorization": f"Bearer {t.tokens[0]}"})
+                continue
+            if seat not in to_act or key in t.acted:
+                continue
+            if msg is None:
+                msg = json.loads(raw)
+                w.full_parses += 1
+            legal = msg["view"]["legal"]
+            if not legal:
+                continue
+            t.acted.add(key)
+            wait = t.next_at - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            now = time.perf_counter()
+            t.next_at = max(now, t.next_at) + t.period
+            action = "pass" if "pass" in legal and t.rng.random() < 0.6 else t.rng.choice(legal)
+            t.sent[key] = now
+            await ws.send(json.dumps({"type": "action", "client_id": f"{msg['match']}:{version}",
+                                      "action": action, "version": version}))
 
 
 def say(msg: dict) -> None:
@@ -189,12 +227,10 @@ def say(msg: dict) -> None:
 async def report_ready(w: Worker, total: int) -> None:
     last = None
     while True:
-        now = (w.ready, len(w.failures))
+        now = (w.ready, len(w.failures), len(w.back))
         if now != last:
-            say({"ready": now[0], "failed": now[1]})
+            say({"ready": now[0], "failed": now[1], "back": now[2]})
             last = now
-        if sum(now) >= total:
-            return
         await asyncio.sleep(0.1)
 
 
@@ -203,8 +239,8 @@ async def main(config_path: str) -> None:
         cfg = json.load(f)
     w = Worker()
     seats, period = cfg["seats"], cfg["period"]
-    tables = [Table(r["code"], r["tokens"], r["urls"], r["seed"], period, cfg.get("delta", False))
-              for r in cfg["tables"]]
+    tables = [Table(r["code"], r["tokens"], r["urls"], r["seed"], period, cfg.get("delta", False),
+                    r.get("alt")) for r in cfg["tables"]]
     loop = asyncio.get_running_loop()
     commands = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
@@ -222,13 +258,19 @@ async def main(config_path: str) -> None:
             gc.collect()
             gc.freeze()  # the tables and sockets are set up: keep them out of the collector's sweeps
             w.measuring = True
+        elif line.startswith("killed "):  # mode kill: the parent SIGKILLed a server at this time
+            w.killed_at = float(line.split()[1])
+            w.measuring = False  # the latencies of steady play only; the failover is timed apart
+            for t in tables:
+                t.kill_pos = min(t.have)
         elif line == "end":
             w.measuring = False
             break
     # A closed stdin (the parent died) also ends the run.
     say({"result": {"latencies": w.latencies, "actions": w.actions, "errors": w.errors,
                     "matches": w.matches, "ready": w.ready, "failures": w.failures,
-                    "views": w.views, "full_parses": w.full_parses, "deltas": w.deltas}})
+                    "views": w.views, "full_parses": w.full_parses, "deltas": w.deltas,
+                    "acked": w.acked, "killed_at": w.killed_at, "back": w.back}})
     reporter.cancel()
     for task in tasks:
         task.cancel()
@@ -237,9 +279,17 @@ async def main(config_path: str) -> None:
         await http.aclose()
 
 
+def raise_fd_limit() -> None:
+    """Thousands of sockets per worker: the soft limit of open files up to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
+    raise_fd_limit()
     try:
         import uvloop
     except ImportError:

@@ -14,7 +14,16 @@ Modes:
         Redis (--redis-url); seats 0-1 of every room talk to process A, 2-3 to B
   delta like one, with clients that accept ``delta`` messages (README "Agreed
         additions"): after an action each seat gets what changed, not its view
+  kill  like two; after the measuring window process A is SIGKILLed, its seats reconnect
+        to B with the same tokens and resume; reported: the seconds until every room is
+        back (its A seats reconnected and a new action seen by every seat) and the
+        acknowledged actions missing from the surviving database's log (wanted: 0)
   bare  bench/broadcast_server.py: echo to the 4 seats, no rules, no database
+
+A size counts for a mode only where the bare server kept p99 < --target-ms in the
+same run (run bare along): where it did not, the load client or the machine is
+what was measured.  The summary prints the counted sizes, the most rooms per mode,
+the ratio of the most rooms to bare's, and server CPU per action against bare's.
 
 The load client is --client-procs worker processes (bench/loadclient.py, the
 same code for every mode), each owning whole rooms, so the last seat of a room
@@ -24,7 +33,9 @@ machine's CPUs with the servers: client_cpu_share is the sum over the workers
 and this process, client_proc_cpu_max the busiest worker (near 1.0 means the
 client, not the server, sets the pace), client_full_parse_share the share of
 views a worker parsed in full (the rest it reads by their envelope only).
-KOZYR_BENCH_PROFILE=PATH profiles the server process to PATH (cProfile),
+KOZYR_BENCH_PROFILE=PATH profiles the server process to PATH (cProfile; in modes two
+and kill process i to PATH.i), KOZYR_BENCH_PYSPY=PATH samples every thread of
+server i during the measuring window to PATH.i (py-spy, if installed),
 KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i.
 
     .venv/bin/python bench/server.py --rooms 50 100 200 400 --seconds 15 --modes one two bare
@@ -57,6 +68,15 @@ from bench.loadclient import post  # noqa: E402
 from engine import VARIANTS, find_variant  # noqa: E402
 
 
+def raise_fd_limit() -> None:
+    """8,000 sockets: the soft limit of open files up to the hard one (the servers and
+    the load client workers inherit it; each worker raises its own too)."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -64,12 +84,14 @@ def free_port() -> int:
 
 
 def start_server(database_url: str, port: int, log_path: Path, redis_url: str | None = None,
-                 bare: bool = False) -> subprocess.Popen:
+                 bare: bool = False, index: int | None = None) -> subprocess.Popen:
     env = dict(os.environ, DATABASE_URL=database_url, KOZYR_LOG_LEVEL="WARNING")
     if redis_url:
         env["REDIS_URL"] = redis_url
-    profile = ["-m", "cProfile", "-o", os.environ["KOZYR_BENCH_PROFILE"]] \
-        if os.environ.get("KOZYR_BENCH_PROFILE") else []  # profile the server process
+    profile_path = os.environ.get("KOZYR_BENCH_PROFILE")  # profile the server (process i: PATH.i)
+    if profile_path and index is not None:
+        profile_path += f".{index}"
+    profile = ["-m", "cProfile", "-o", profile_path] if profile_path else []
     cmd = [str(ROOT / "bench" / "broadcast_server.py")] if bare else ["-m", "app.cli", "serve"]
     proc = subprocess.Popen([sys.executable, *profile, *cmd, "--port", str(port)],
                             cwd=ROOT, env=env, stdout=open(log_path, "ab"), stderr=subprocess.STDOUT)
@@ -119,6 +141,19 @@ def lag_diff(before: dict, after: dict) -> dict[str, dict[str, int]]:
     return out
 
 
+def py_spy(procs: list[subprocess.Popen], seconds: float) -> list[subprocess.Popen]:
+    """KOZYR_BENCH_PYSPY=PATH: sample every thread of server i during the measuring
+    window into PATH.i (py-spy's collapsed stacks; py-spy must be installed)."""
+    path = os.environ.get("KOZYR_BENCH_PYSPY")
+    if not path:
+        return []
+    exe = Path(sys.executable).with_name("py-spy")
+    return [subprocess.Popen([str(exe) if exe.exists() else "py-spy", "record", "--pid", str(proc.pid), "--duration", str(int(seconds)),
+                              "--rate", "200", "--format", "raw", "--threads", "--nonblocking",
+                              "--output", f"{path}.{i}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for i, proc in enumerate(procs)]
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc), or NaN."""
     try:
@@ -137,10 +172,35 @@ def pct(values: list[float], p: float) -> float:
 
 def pg_create(admin_url: str) -> str:
     import psycopg
-    name = f"kozyr_bench_{secrets.token_hex(4)}"
+    name = f"kozyr_srvbench_{secrets.token_hex(4)}"
     with psycopg.connect(admin_url, autocommit=True) as c:
         c.execute(f'CREATE DATABASE "{name}"')
     return admin_url.rpartition("/")[0] + "/" + name
+
+
+def synchronous_commit(url: str) -> str:
+    import psycopg
+    try:
+        with psycopg.connect(url) as c:
+            return str(c.execute("SHOW synchronous_commit").fetchone()[0])
+    except psycopg.Error:
+        return "?"
+
+
+def kill_report(url: str, results: list[dict], killed_at: float, rooms: int) -> dict:
+    """Mode kill: the seconds until every room was back (all its seats reconnected to the
+    survivor, and a new action seen by every seat) and the acknowledged actions that the
+    surviving database's log lacks (match, seq, client_id must all be there)."""
+    import psycopg
+    acked = {(a[0], a[1], a[2]) for r in results for a in r["acked"]}
+    back = [t - killed_at for r in results for t in r["back"].values()]
+    with psycopg.connect(url) as c:
+        logged = set(c.execute("SELECT match_id, seq, client_id FROM actions").fetchall())
+    lost = acked - logged
+    return {"killed": True, "acked_total": len(acked), "acked_lost": len(lost),
+            "rooms_back": len(back), "rooms_not_back": rooms - len(back),
+            "all_back_s": round(max(back), 2) if back and len(back) == rooms else None,
+            "back_p50_s": round(pct(back, 50), 2) if back else None}
 
 
 def pg_drop(admin_url: str, url: str) -> None:
@@ -168,7 +228,7 @@ class ClientProc:
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
-        self.ready = self.failed = 0
+        self.ready = self.failed = self.back = 0
         self.result: dict | None = None
         self.reader = asyncio.create_task(self._read())
 
@@ -178,7 +238,7 @@ class ClientProc:
             if "result" in msg:
                 self.result = msg["result"]
             else:
-                self.ready, self.failed = msg["ready"], msg["failed"]
+                self.ready, self.failed, self.back = msg["ready"], msg["failed"], msg.get("back", 0)
 
     async def tell(self, command: str) -> None:
         self.proc.stdin.write(command.encode() + b"\n")
@@ -191,16 +251,18 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
     clients: list[ClientProc] = []
     ports: list[int] = []
     db = None
-    if mode == "two":
+    multi = mode in ("two", "kill")
+    raise_fd_limit()
+    if multi:
         db = pg_create(args.pg_url)
     elif mode in ("one", "delta"):
         db = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
     try:
-        for i in range(2 if mode == "two" else 1):
+        for i in range(2 if multi else 1):
             ports.append(free_port())
             procs.append(start_server(db or "", ports[-1], tmp / f"server{i}.log",
-                                      redis_url=args.redis_url if mode == "two" else None,
-                                      bare=mode == "bare"))
+                                      redis_url=args.redis_url if multi else None,
+                                      bare=mode == "bare", index=i if multi else None))
         base_url = f"http://127.0.0.1:{ports[0]}"
         rng = random.Random(1)
         if mode == "bare":
@@ -221,15 +283,20 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             else:  # in mode two, the first half of the seats on A, the rest on B
                 urls = [f"ws://127.0.0.1:{ports[(s * len(ports)) // seats]}/api/rooms/{code}/ws"
                         f"?token={players[s]['token']}" for s in range(seats)]
-            tables.append({"code": code, "tokens": [p["token"] for p in players], "urls": urls,
-                           "seed": rng.random()})
+            table = {"code": code, "tokens": [p["token"] for p in players], "urls": urls, "seed": rng.random()}
+            if mode == "kill":  # the seats on A (which is killed) reconnect to B with their tokens
+                table["alt"] = [u.replace(f":{ports[0]}/", f":{ports[1]}/") if f":{ports[0]}/" in u else None
+                                for u in urls]
+            tables.append(table)
         # Whole rooms per worker, dealt round-robin; all workers together open
         # sockets at the old pace of 50 per 0.05 s.
-        k = max(1, min(args.client_procs, rooms))
+        # Default: one worker per 2,000 sockets, at least 2 (8,000 sockets: 4 workers).
+        k = max(1, min(args.client_procs or max(2, -(-rooms * seats // 2000)), rooms))
         for i in range(k):
             config = tmp / f"client{i}.json"
             config.write_text(json.dumps({"tables": tables[i::k], "seats": seats, "period": args.period,
-                                          "base_url": None if mode == "bare" else base_url,
+                                          "base_url": None if mode == "bare" else
+                                          f"http://127.0.0.1:{ports[-1]}",
                                           "pace": 0.05 * k, "delta": mode == "delta"}))
             profile = os.environ.get("KOZYR_BENCH_CLIENT_PROFILE")  # profile worker i to that path + ".i"
             proc = await asyncio.create_subprocess_exec(
@@ -255,17 +322,34 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         t0 = time.perf_counter()
         cpu0 = [cpu_seconds(p.pid) for p in procs]
         me0 = [cpu_seconds(pid) for pid in client_pids]
+        spies = py_spy(procs, args.seconds)
         await asyncio.sleep(args.seconds)
-        for c in clients:
-            await c.tell("end")
-        elapsed = time.perf_counter() - t0
-        lag = {} if mode == "bare" else lag_diff(lag0, loop_lag(ports))
+        # The CPU times before "end": a worker that ended may be reaped already.
         cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))
         me = [cpu_seconds(pid) - c for pid, c in zip(client_pids, me0, strict=True)]
+        elapsed = time.perf_counter() - t0
+        killed_at = None
+        if mode == "kill":  # SIGKILL A; its seats reconnect to B; wait until every room is back
+            procs[0].kill()
+            killed_at = time.monotonic()
+            for c in clients:
+                await c.tell(f"killed {killed_at}")
+            while sum(c.back for c in clients) < rooms and time.monotonic() - killed_at < args.kill_wait:
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(1.0)  # acks in flight at the end are checked too
+        for c in clients:
+            await c.tell("end")
+        lag = {} if mode in ("bare", "kill") else lag_diff(lag0, loop_lag(ports))
+        for spy in spies:
+            spy.wait(60)
         await asyncio.wait([c.reader for c in clients], timeout=60)
         missing = [i for i, c in enumerate(clients) if c.result is None]
         if missing:
             sys.exit(f"load client process(es) {missing} sent no result")
+        kill = None
+        sync = synchronous_commit(db) if multi and db else None
+        if mode == "kill" and db:
+            kill = kill_report(db, [c.result for c in clients if c.result], killed_at or 0.0, rooms)
     finally:
         for c in clients:
             c.proc.stdin.close()  # a worker still waiting for "end" (we failed early) stops too
@@ -284,7 +368,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
                 proc.wait(60)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        if mode == "two" and db:
+        if multi and db:
             pg_drop(args.pg_url, db)
     results = [c.result for c in clients]
     for failure in [f for r in results for f in r["failures"]][:3]:
@@ -312,13 +396,15 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "matches_finished": sum(r["matches"] for r in results),
             "client_failures": sum(len(r["failures"]) for r in results),
             "client_full_parse_share": round(sum(r["full_parses"] for r in results) / views, 2) if views else None,
-            "database": "none" if mode == "bare" else (db or "").split(":", 1)[0]}
+            "database": "none" if mode == "bare" else (db or "").split(":", 1)[0],
+            **({"synchronous_commit": sync} if sync else {}),
+            **(kill or {})}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, nargs="+", default=[50, 100, 200, 400])
-    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "delta", "two", "bare"])
+    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "delta", "two", "kill", "bare"])
     default = next((v for v in VARIANTS if 4 in find_variant(v).seat_counts), VARIANTS[0] if VARIANTS else None)
     parser.add_argument("--variant", default=default)
     parser.add_argument("--seats", type=int, default=None, help="default: 4 if allowed, else the first count")
@@ -327,9 +413,11 @@ def main() -> None:
                         help="after the tables connect (joins publish room notes: let them settle)")
     parser.add_argument("--join-timeout", type=float, default=300.0,
                         help="seconds to wait for every seat's first view before the warm-up")
-    parser.add_argument("--client-procs", type=int, default=2,
-                        help="load client worker processes, each with whole rooms (default 2: one per "
-                             "core of a 2-core machine; more only add switching between processes)")
+    parser.add_argument("--client-procs", type=int, default=None,
+                        help="load client worker processes, each with whole rooms (default: one per "
+                             "2,000 sockets, at least 2)")
+    parser.add_argument("--kill-wait", type=float, default=60.0,
+                        help="mode kill: seconds to wait for every room to be back after the SIGKILL")
     parser.add_argument("--period", type=float, default=1.0, help="seconds between actions of a room")
     parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 a run must stay under")
     parser.add_argument("--database-url", default=None, help="mode one: default a fresh SQLite file")
@@ -337,7 +425,7 @@ def main() -> None:
                                                            "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--redis-url", default=os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = parser.parse_args()
-    if args.client_procs < 1:
+    if args.client_procs is not None and args.client_procs < 1:
         parser.error("--client-procs must be at least 1")
     variant = find_variant(args.variant)
     seats = args.seats or (4 if 4 in variant.seat_counts else variant.seat_counts[0])
@@ -345,21 +433,55 @@ def main() -> None:
                              else sys.executable, *sys.argv]), flush=True)
     print(f"variant {variant.id}, {seats} seats per room, one action per room every {args.period:g}s, "
           f"{args.seconds:g}s per run, {os.cpu_count()} CPUs shared by servers and the load client "
-          f"({args.client_procs} processes)",
+          f"({args.client_procs or 'one per 2,000 sockets, at least 2'} processes)",
           flush=True)
-    best: dict[str, int] = {}
+    results: list[dict] = []
     for n in args.rooms:
         for mode in args.modes:
             result = asyncio.run(run(n, mode, args, variant.id, seats, {}))
             print(json.dumps(result), flush=True)
-            if result["ok"]:
-                best[mode] = max(best.get(mode, 0), n)
-    most = json.dumps({m: best.get(m, 0) for m in args.modes})
-    print(f"most rooms with p99 < {args.target_ms:g}ms: {most}")
+            results.append(result)
+    summary(results, args)
+
+
+def summary(results: list[dict], args) -> None:
+    """The most rooms each mode keeps under the target, counting a size only where the
+    bare server kept it in the same run (else the client or the machine, not the server,
+    is what was measured); the ratios to the bare server."""
+    bare_ok = {r["rooms"] for r in results if r["mode"] == "bare" and r["ok"]}
+    have_bare = any(r["mode"] == "bare" for r in results)
+    print(f"# sizes where bare keeps p99 < {args.target_ms:g}ms (the sizes that count): "
+          f"{sorted(bare_ok) if have_bare else 'bare not run: every size counts'}")
+    for r in results:
+        if r["mode"] != "bare":
+            counts = not have_bare or r["rooms"] in bare_ok
+            print(f"#   {r['mode']:5} {r['rooms']:5} rooms: p99 {r['p99_ms']} ms, ok {r['ok']}, "
+                  f"server cpu {r['server_cpu_ms_per_action']} ms/action, "
+                  f"client cpu {r['client_cpu_share']} (busiest worker {r['client_proc_cpu_max']}), "
+                  f"load {r['load_avg']}{'' if counts else ' -- does not count: bare missed it'}"
+                  + (f", acked lost {r['acked_lost']} of {r['acked_total']}, every seat back after "
+                     f"{r['all_back_s']} s ({r['rooms_back']} of {r['rooms']} rooms back)"
+                     if r.get("killed") else ""))
+    best: dict[str, int] = {}
+    for r in results:
+        if r["ok"] and (r["mode"] == "bare" or not have_bare or r["rooms"] in bare_ok):
+            best[r["mode"]] = max(best.get(r["mode"], 0), r["rooms"])
+    modes = list(dict.fromkeys(r["mode"] for r in results))
+    most = json.dumps({m: best.get(m, 0) for m in modes})
+    print(f"most rooms with p99 < {args.target_ms:g}ms (counted sizes only): {most}")
     if best.get("bare"):
-        for mode in args.modes:
-            if mode != "bare":
-                print(f"{mode}/bare: {best.get(mode, 0) / best['bare']:.2f}")
+        for mode in modes:
+            if mode not in ("bare", "kill"):
+                print(f"{mode}/bare most rooms: {best.get(mode, 0) / best['bare']:.2f} (wanted >= 0.9)")
+    cpu = {(r["mode"], r["rooms"]): r["server_cpu_ms_per_action"] for r in results}
+    for mode in modes:
+        if mode in ("bare", "kill"):
+            continue
+        ratios = [cpu[mode, n] / cpu["bare", n] for (md, n) in cpu
+                  if md == mode and cpu.get(("bare", n)) and cpu[mode, n]]
+        if ratios:
+            print(f"{mode}/bare server CPU per action: "
+                  + ", ".join(f"{r:.1f}" for r in ratios) + f" (by size; median {statistics.median(ratios):.1f})")
 
 
 if __name__ == "__main__":

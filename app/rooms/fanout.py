@@ -2,9 +2,11 @@
 
 After a process commits an action (or a room changes, or a chat line is
 said) it publishes a small note on ``kozyr:room:<code>``; every other process
-with sockets in that room brings its copy of the match up to date from the
-database (the action log is the truth) and pushes views.  No sticky sessions
-are needed behind a load balancer.
+with sockets in that room brings its copy of the match up to date (a match
+note carries the committed action: it is applied without reading the log when
+it is the next one; otherwise the log in the database, the truth, is read) and
+pushes views.  The notes queued meanwhile go out in one pipeline, one round
+trip.  No sticky sessions are needed behind a load balancer.
 
 Presence travels on one channel, ``kozyr:presence``: each process says which
 players have a socket to it in which rooms.  When a room's set changes it
@@ -49,6 +51,8 @@ class RedisFanout:
         self.wake = asyncio.Event()
         self.presence_task: asyncio.Task | None = None
         self.resending: dict[str, bool] = {}  # room -> changed again while being sent
+        self.outbox: list[tuple[str, str]] = []  # room notes not sent yet (channel, text)
+        self.sender: asyncio.Task | None = None
 
     async def start(self) -> None:
         await self.redis.ping()
@@ -63,6 +67,11 @@ class RedisFanout:
 
     async def stop(self) -> None:
         self.kozyr.hub.on_change = None
+        if self.sender is not None:  # the notes queued so far go out first
+            try:
+                await asyncio.wait_for(asyncio.shield(self.sender), 5)
+            except (asyncio.CancelledError, Exception):
+                pass
         if self.presence_task is not None:
             self.presence_task.cancel()
             try:
@@ -84,10 +93,22 @@ class RedisFanout:
             pass
 
     async def publish(self, code: str, note: dict) -> None:
-        try:
-            await self.redis.publish(PREFIX + code, json.dumps({**note, "origin": self.origin}))
-        except Exception as e:  # fan-out is best effort; the log in the database is the truth
-            log.warning("redis publish failed: %s", e)
+        """Queue a room note; one task sends what is queued in one pipeline (one round
+        trip to Redis for many rooms' notes, in the order they were queued)."""
+        self.outbox.append((PREFIX + code, json.dumps({**note, "origin": self.origin}, separators=(",", ":"))))
+        if self.sender is None or self.sender.done():
+            self.sender = asyncio.create_task(self._send_notes())
+
+    async def _send_notes(self) -> None:
+        while self.outbox:
+            notes, self.outbox = self.outbox, []
+            try:
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, text in notes:
+                    pipe.publish(channel, text)
+                await pipe.execute()
+            except Exception as e:  # fan-out is best effort; the log in the database is the truth
+                log.warning("redis publish of %d note(s) failed: %s", len(notes), e)
 
     async def _listen(self) -> None:
         while True:

@@ -107,8 +107,10 @@ class MatchLoop:
                 return None
             if (expected_version is not None and expected_version != live.version
                     and k.fanout is not None):
-                await to_thread.run_sync(live.catch_up, self.db)  # another process may have moved on
+                if await to_thread.run_sync(live.catch_up, self.db):  # another process moved on
+                    self.push_views(live)  # (its note not here yet): unseen by our connections too
             try:
+                before = live.version
                 seq = await self.journal.commit(live, seat, action, client_id, expected_version)
             except Duplicate as dup:
                 if conn is not None:
@@ -117,9 +119,13 @@ class MatchLoop:
                 return None
             except Stale:
                 refuse(p.STALE, f"the match is at version {live.version}, not {expected_version}")
+                if live.version != before:  # the journal found the log ahead (a dead process's
+                    self.push_views(live)   # last action, never published): nobody here saw it
                 return None
             except IllegalAction as e:
                 refuse(p.ILLEGAL, str(e))
+                if live.version != before:  # the journal caught up with the log meanwhile
+                    self.push_views(live)
                 return None
             except Exception as e:  # logged with its traceback by the journal
                 log.error("match %s: action %r of seat %s not recorded: %s", live.id, action, seat, e)
@@ -217,7 +223,8 @@ class MatchLoop:
             return None
         async with live.lock:
             if self.kozyr.fanout is not None:  # other processes may have moved the match on
-                await to_thread.run_sync(live.catch_up, self.db)
+                if await to_thread.run_sync(live.catch_up, self.db):
+                    self.push_views(live)  # unseen by the room's other connections too
             conn.send(self.view_message(live, conn))
             timer = self.kozyr.bots.timer_message(live)
             if timer is not None:

@@ -185,22 +185,26 @@ def test_leak_checker_catches_a_foreign_hand(client):
 def test_a_failed_commit_is_not_acknowledged_and_rolled_back(client, kozyr, monkeypatch):
     """The database fails after the engine applied: error, no ack, the match is
     rebuilt from the log and play goes on."""
-    from app.db import store
+    from app.db import pg_writer, store
     rng = random.Random(9)
     seats = find_variant(VARIANT).seat_counts[0]
-    real = store.record_actions  # every path logs actions through it
+    # Every path logs actions through one of them (SQLite's writer, PostgreSQL's).
+    real = {"record_actions": store.record_actions, "record_batch": pg_writer.record_batch}
     calls = {"n": 0}
 
-    def flaky(*args, **kw):
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise RuntimeError("disk on fire")
-        return real(*args, **kw)
+    def failing_once(name):
+        def flaky(*args, **kw):
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise RuntimeError("disk on fire")
+            return real[name](*args, **kw)
+        return flaky
 
     with ExitStack() as stack:
         game = start_game(client, stack, VARIANT, seats, seed=606)
         game.step(rng)
-        monkeypatch.setattr(store, "record_actions", flaky)
+        monkeypatch.setattr(store, "record_actions", failing_once("record_actions"))
+        monkeypatch.setattr(pg_writer, "record_batch", failing_once("record_batch"))
         seat, action = game.choose(rng)
         game.clients[seat].act(action, "doomed")
         msg = game.drain(game.clients[seat], lambda m: m["type"] in ("ack", "error"))

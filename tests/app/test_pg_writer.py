@@ -1,0 +1,107 @@
+"""The PostgreSQL group writer and journal (app/db/pg_writer.py, app/rooms/journal.py)
+as two server processes use them on one database: many rooms' actions in one
+commit; when two writers race for the same match at the same seq exactly one
+wins and the other's action fails alone (the rest of its batch commits); a
+journal whose memory is behind rebuilds the match from the log and refuses a
+versioned action as stale, or puts an unversioned one on top."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import select
+
+from app.db import models as m
+from app.db import store
+from app.db.migrate import upgrade
+from app.db.pg_writer import PgGroupWriter
+from app.db.session import Database
+from app.db.store import VersionConflict
+from app.rooms.journal import PgGroupJournal
+from app.rooms.live import LiveMatch, Stale
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def db(pg_database):
+    database = Database(pg_database)
+    upgrade(database.engine)
+    yield database
+    database.dispose()
+
+
+def make_matches(db: Database, n: int) -> list[str]:
+    ids = []
+    with db.write() as s:
+        host, _ = store.create_player(s, "host")
+        for _ in range(n):
+            room = store.create_room(s, host, "thousand-1001", {}, 3, 0)
+            for seat in (1, 2):
+                guest, _ = store.create_player(s, "guest")
+                store.take_seat(s, room, seat, guest.id)
+            ids.append(store.create_match(s, room, seed=1).id)
+    return ids
+
+
+def log_of(db: Database, match_id: str) -> list[tuple[int, str | None]]:
+    with db.read() as s:
+        return [(r.seq, r.client_id) for r in store.actions_of(s, match_id)]
+
+
+def test_batches_commit_and_a_lost_race_fails_alone(db):
+    ids = make_matches(db, 30)
+    a, b = PgGroupWriter(db), PgGroupWriter(db)  # two processes' writers
+
+    async def main() -> list:
+        # Every match: both writers send seq 0 at once; the others of the batch are
+        # independent rooms that must commit whatever happens to the race.
+        futs = []
+        for match_id in ids:
+            futs.append(a.submit((match_id, 0, 0, "pass", "a0")))
+            futs.append(b.submit((match_id, 0, 0, "pass", "b0")))
+        return await asyncio.gather(*futs, return_exceptions=True)
+
+    try:
+        results = asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()
+    for i, match_id in enumerate(ids):
+        got = results[2 * i: 2 * i + 2]
+        won = [r is None for r in got]
+        assert sorted(won) == [False, True], got  # exactly one of the two
+        assert isinstance(next(r for r in got if r is not None), VersionConflict)
+        assert log_of(db, match_id) == [(0, "a0" if won[0] else "b0")]
+    with db.read() as s:
+        assert set(s.scalars(select(m.Match.version).where(m.Match.id.in_(ids)))) == {1}
+    assert a.batches + b.batches < 2 * len(ids)  # batched, not one commit per action
+
+
+def test_journal_behind_another_process_rebuilds_from_the_log(db):
+    (match_id,) = make_matches(db, 1)
+    here, there = LiveMatch.load(db, match_id), LiveMatch.load(db, match_id)
+    ja, jb = PgGroupJournal(db), PgGroupJournal(db)
+
+    async def main() -> None:
+        seat = here.engine.view(None)["to_act"][0]
+        first = here.engine.view(seat)["legal"][0]
+        assert await ja.commit(here, seat, first, "x0", expect=0) == 0
+        # `there` never heard of it (its note is lost): its versioned action is stale ...
+        with pytest.raises(Stale):
+            await jb.commit(there, seat, first, "y0", expect=0)
+        assert there.version == 1 and there.log[0].client_id == "x0"  # ... it was rebuilt from the log
+        # Behind once more: an action without a version (legal after x0) lands on top.
+        nxt = here.engine.view(None)["to_act"][0]
+        second = here.engine.view(nxt)["legal"][0]
+        behind = LiveMatch.load(db, match_id)
+        behind.log.pop()
+        behind.engine = behind.rebuilt(behind.log)
+        assert await jb.commit(behind, nxt, second, "y1") == 1
+        assert behind.version == 2
+        await ja.stop()
+        await jb.stop()
+
+    asyncio.run(main())
+    assert log_of(db, match_id) == [(0, "x0"), (1, "y1")]
