@@ -54,15 +54,18 @@ class Database:
     @contextmanager
     def write_conn(self) -> Iterator[Connection]:
         """Like write(), with a bare Connection: the hot path of the match loop."""
+        with self.writing(), self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """The turn of one writer (SQLite has one at a time; PostgreSQL: no lock)."""
         lock = self._write_lock
-        if lock is not None:
-            lock.acquire()
-        try:
-            with self.engine.begin() as conn:
-                yield conn
-        finally:
-            if lock is not None:
-                lock.release()
+        if lock is None:
+            yield
+            return
+        with lock:
+            yield
 
     def dispose(self) -> None:
         self.engine.dispose()
