@@ -11,7 +11,9 @@
     kozyr_loop_lag_seconds{cause}  how late the event loop ran a 10 ms timer (histogram): a
                                 stall of the loop delays every room of the process.  cause
                                 (of a lag of 5 ms or more; "none" below):
-                                "loop" (the loop's own thread ran: our code, the collector),
+                                "gc0" / "gc1" / "gc2" (a collection of that generation, in any
+                                thread, took at least half of the lag),
+                                "loop" (the loop's own thread ran: our code),
                                 "threads" (other threads of the process ran: the writer, worker
                                 threads, holding the GIL), "off_cpu" (the loop thread was off the CPU:
                                 descheduled by the OS for other processes, or blocked in a
@@ -71,6 +73,9 @@ class Metrics:
         self.gc_pause = Histogram("kozyr_gc_pause", "Garbage-collector pauses", ["generation"],
                                   unit="seconds", buckets=BUCKETS, registry=r)
         self._gc_started = 0.0
+        # Collector time per generation since the watch's last tick (any thread: a
+        # collection holds the GIL, so it stalls the loop wherever it runs).
+        self._gc_since_tick = [0.0, 0.0, 0.0]
         self._watch: asyncio.Task | None = None
         self.stall_log = kozyr.settings.stall_log_ms / 1000
         self._stall_logged = 0.0
@@ -99,7 +104,8 @@ class Metrics:
             wall = clock() - start
             lag = wall - period
             own, every = time.thread_time() - own0, time.process_time() - all0
-            cause = stall_cause(wall, own, every - own) if lag >= 0.005 else "none"
+            gc_times, self._gc_since_tick = self._gc_since_tick, [0.0, 0.0, 0.0]
+            cause = stall_cause(wall, own, every - own, gc_times, lag) if lag >= 0.005 else "none"
             self.loop_lag.labels(cause=cause).observe(max(lag, 0.0))
             if self.stall_log and lag > self.stall_log:
                 self._stalled(f"event loop stalled ({cause}: the loop thread ran {own * 1000:.0f} ms, "
@@ -131,6 +137,8 @@ class Metrics:
         pause = time.perf_counter() - self._gc_started
         generation = info.get("generation", 0)
         self.gc_pause.labels(generation=str(generation)).observe(pause)
+        if 0 <= generation < 3:
+            self._gc_since_tick[generation] += pause
         if self.stall_log and pause > self.stall_log:
             self._stalled(f"gc generation {generation} paused", pause)
 
@@ -154,11 +162,18 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-def stall_cause(wall: float, loop_cpu: float, threads_cpu: float) -> str:
-    """Why a timer of the event loop ran late, from the CPU time its wait took: the
-    loop's own thread ran (our code, the collector), the process's other threads ran
-    (the writer, worker threads: they hold the GIL), or neither: the loop thread was
-    off the CPU (the OS ran other processes, or the thread sat in a system call)."""
+def stall_cause(wall: float, loop_cpu: float, threads_cpu: float,
+                gc_times: list[float] | None = None, lag: float | None = None) -> str:
+    """Why a timer of the event loop ran late, from what its wait took: collections
+    of one generation took at least half of the lag (``gcN``, ``gc_times`` per
+    generation, wall time; ``lag`` the lateness, default ``wall``), else from the CPU time: the loop's own thread ran (our
+    code), the process's other threads ran (the writer, worker threads: they hold
+    the GIL), or neither: the loop thread was off the CPU (the OS ran other
+    processes, or the thread sat in a system call)."""
+    if gc_times:
+        longest = max(range(len(gc_times)), key=lambda g: gc_times[g])
+        if gc_times[longest] > 0 and gc_times[longest] >= 0.5 * (wall if lag is None else lag):
+            return f"gc{longest}"
     if loop_cpu >= 0.5 * wall:
         return "loop"
     if loop_cpu + threads_cpu >= 0.5 * wall:

@@ -287,3 +287,35 @@ def test_stall_causes():
     assert stall_cause(0.1, 0.09, 0.0) == "loop"  # the loop's own thread was busy
     assert stall_cause(0.1, 0.01, 0.08) == "threads"  # the writer / worker threads held the GIL
     assert stall_cause(0.1, 0.005, 0.005) == "off_cpu"  # the process hardly ran at all
+    # A collection of generation 2 took most of the lag (it holds the GIL, in any thread).
+    assert stall_cause(0.1, 0.09, 0.0, [0.001, 0.0, 0.06], lag=0.09) == "gc2"
+    assert stall_cause(0.1, 0.09, 0.0, [0.002, 0.0, 0.0], lag=0.09) == "loop"  # a short one: not the cause
+
+
+def test_a_full_collection_is_named_as_the_stall_cause():
+    """A stall of the event loop by a generation-2 collection is counted as ``gc2``
+    in kozyr_loop_lag_seconds (app/metrics.py: gc.callbacks time each collection)."""
+    import asyncio
+    import gc
+    from types import SimpleNamespace
+
+    from app.config import Settings
+    from app.metrics import Metrics
+
+    kozyr = SimpleNamespace(hub=SimpleNamespace(rooms={}), live={}, settings=Settings(stall_log_ms=0))
+    metrics = Metrics(kozyr)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        metrics.start_watch()
+        await asyncio.sleep(0.05)
+        held = [[i] for i in range(600_000)]  # tracked objects a full collection must walk
+        for _ in range(3):
+            await asyncio.sleep(0.012)  # the watch is waiting on its timer ...
+            gc.collect(2)  # ... while the loop is stuck in the collector
+        await asyncio.sleep(0.05)
+        metrics.stop_watch()
+        del held
+
+    asyncio.run(main())
+    causes = metrics.lag_by_cause()
+    assert causes.get("gc2", {}).get("count", 0) >= 1, causes
