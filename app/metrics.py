@@ -11,8 +11,8 @@
     kozyr_loop_lag_seconds{cause}  how late the event loop ran a 10 ms timer (histogram): a
                                 stall of the loop delays every room of the process.  cause
                                 (of a lag of 5 ms or more; "none" below):
-                                "gc0" / "gc1" / "gc2" (a collection of that generation, in any
-                                thread, took at least half of the lag),
+                                "gc0" / "gc1" / "gc2" (collections of that generation, in any
+                                thread, used CPU for at least half of the lag),
                                 "loop" (the loop's own thread ran: our code),
                                 "threads" (other threads of the process ran: the writer, worker
                                 threads, holding the GIL), "off_cpu" (the loop thread was off the CPU:
@@ -72,7 +72,7 @@ class Metrics:
                                   ["cause"], unit="seconds", buckets=BUCKETS, registry=r)
         self.gc_pause = Histogram("kozyr_gc_pause", "Garbage-collector pauses", ["generation"],
                                   unit="seconds", buckets=BUCKETS, registry=r)
-        self._gc_started = 0.0
+        self._gc_started = self._gc_cpu_started = 0.0
         # Collector time per generation since the watch's last tick (any thread: a
         # collection holds the GIL, so it stalls the loop wherever it runs).
         self._gc_since_tick = [0.0, 0.0, 0.0]
@@ -132,13 +132,13 @@ class Metrics:
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started, self._gc_cpu_started = time.perf_counter(), time.thread_time()
             return
         pause = time.perf_counter() - self._gc_started
         generation = info.get("generation", 0)
         self.gc_pause.labels(generation=str(generation)).observe(pause)
-        if 0 <= generation < 3:
-            self._gc_since_tick[generation] += pause
+        if 0 <= generation < 3:  # the collector's own CPU time: a pause spent off the CPU is not its
+            self._gc_since_tick[generation] += time.thread_time() - self._gc_cpu_started
         if self.stall_log and pause > self.stall_log:
             self._stalled(f"gc generation {generation} paused", pause)
 
@@ -165,8 +165,8 @@ class Metrics:
 def stall_cause(wall: float, loop_cpu: float, threads_cpu: float,
                 gc_times: list[float] | None = None, lag: float | None = None) -> str:
     """Why a timer of the event loop ran late, from what its wait took: collections
-    of one generation took at least half of the lag (``gcN``, ``gc_times`` per
-    generation, wall time; ``lag`` the lateness, default ``wall``), else from the CPU time: the loop's own thread ran (our
+    of one generation ran for at least half of the lag (``gcN``; ``gc_times``: their
+    CPU time per generation; ``lag`` the lateness, default ``wall``), else from the CPU time: the loop's own thread ran (our
     code), the process's other threads ran (the writer, worker threads: they hold
     the GIL), or neither: the loop thread was off the CPU (the OS ran other
     processes, or the thread sat in a system call)."""

@@ -125,8 +125,10 @@ def loop_lag(ports: list[int]) -> dict[str, dict[str, float]]:
             e = out.setdefault(d["cause"], {"count": 0.0, "le_50ms": 0.0, "le_100ms": 0.0})
             if name == "count":
                 e["count"] += float(value)
-            elif d.get("le") in ("0.05", "0.1"):
-                e["le_50ms" if d["le"] == "0.05" else "le_100ms"] += float(value)
+            else:
+                e[f"le {d['le']}"] = e.get(f"le {d['le']}", 0.0) + float(value)  # the whole histogram
+                if d.get("le") in ("0.05", "0.1"):
+                    e["le_50ms" if d["le"] == "0.05" else "le_100ms"] += float(value)
     return out
 
 
@@ -152,6 +154,25 @@ def py_spy(procs: list[subprocess.Popen], seconds: float) -> list[subprocess.Pop
                               "--rate", "200", "--format", "raw", "--threads", "--nonblocking",
                               "--output", f"{path}.{i}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for i, proc in enumerate(procs)]
+
+
+def lag_histogram(before: dict, after: dict) -> dict[str, int]:
+    """The loop-lag histogram of the measuring window, all causes together: ticks per
+    bucket, {"<=1ms": n, "1-2.5ms": n, ..., ">2500ms": n}."""
+    cum: dict[float, float] = {}
+    for when, sign in ((after, 1), (before, -1)):
+        for e in when.values():
+            for key, value in e.items():
+                if key.startswith("le "):
+                    le = float(key[3:])
+                    cum[le] = cum.get(le, 0.0) + sign * value
+    out, below, low = {}, 0.0, None
+    for le in sorted(cum):
+        name = (f"<={le * 1000:g}ms" if low is None else f"{low * 1000:g}-{le * 1000:g}ms") \
+            if le != float("inf") else f">{low * 1000:g}ms"
+        out[name] = int(cum[le] - below)
+        below, low = cum[le], le
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -339,7 +360,8 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             await asyncio.sleep(1.0)  # acks in flight at the end are checked too
         for c in clients:
             await c.tell("end")
-        lag = {} if mode in ("bare", "kill") else lag_diff(lag0, loop_lag(ports))
+        lag1 = {} if mode in ("bare", "kill") else loop_lag(ports)
+        lag, hist = lag_diff(lag0, lag1), lag_histogram(lag0, lag1) if lag1 else {}
         for spy in spies:
             spy.wait(60)
         await asyncio.wait([c.reader for c in clients], timeout=60)
@@ -392,7 +414,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "seats_joined": ready, "join_wait_s": round(join_s, 1),
             "seats_joined_per_s": round(ready / join_s, 1) if join_s > 0 else None,
             "deltas": sum(r.get("deltas", 0) for r in results),
-            "loop_stalls": lag,
+            "loop_stalls": lag, "loop_lag_hist": hist,
             "matches_finished": sum(r["matches"] for r in results),
             "client_failures": sum(len(r["failures"]) for r in results),
             "client_full_parse_share": round(sum(r["full_parses"] for r in results) / views, 2) if views else None,

@@ -85,6 +85,8 @@ class RoomService:
         known = self.codes.get(code)
         if known is not None:
             return known
+        if code in self.snapshots:  # a room this process made or changed: no read
+            return code
 
         def lookup() -> dict:
             with self.db.read() as s:
