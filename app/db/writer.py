@@ -11,8 +11,8 @@ from the log.
 
 The thread keeps one connection of its own: a pool checkout, its reset and its
 check-in per batch cost more than the two statements (the thread's CPU per
-action fell from about 0.15 to 0.05 ms in bench/server.py, 200 rooms;
-bench/results/server-perf-2026-12-01.txt)."""
+action fell from 0.16-0.30 to 0.05-0.14 ms in paired runs at 200 rooms,
+bench/thread_cpu.sh; bench/results/server-perf-2026-12-01.txt)."""
 
 from __future__ import annotations
 
