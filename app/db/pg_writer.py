@@ -19,22 +19,10 @@ statement per action) and one commit, instead of four round trips and a commit
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import queue
-import threading
-from collections.abc import Callable
-from typing import Any
-
 from sqlalchemy.engine import Connection
 
 from . import models as m
-from .session import Database
-from .store import VersionConflict
-
-log = logging.getLogger("kozyr.writer")
-
-_STOP = object()
+from .writer import GroupWriter
 
 _LOCK = "SELECT id, version FROM matches WHERE id = ANY(%s) ORDER BY id FOR UPDATE"
 _BUMP = ("UPDATE matches SET version = u.version FROM unnest(%s::text[], %s::int[]) AS u(id, version) "
@@ -70,88 +58,17 @@ def record_batch(c: Connection, rows: list[tuple[str, int, int, str, str | None]
         cur.close()
 
 
-class PgGroupWriter:
-    """The same interface as app/db/writer.py's GroupWriter: ``submit(row, extra)``."""
+class PgGroupWriter(GroupWriter):
+    """app/db/writer.py's GroupWriter (one thread, one queue, ``submit(row, extra)``) with
+    PostgreSQL's batch: the future of a write refused by ``record_batch`` fails alone
+    with ``VersionConflict``."""
 
-    def __init__(self, db: Database, max_batch: int = 500) -> None:
-        self.db = db
-        self.max_batch = max_batch
-        self.queue: queue.SimpleQueue = queue.SimpleQueue()
-        self.thread: threading.Thread | None = None
-        self.batches = 0
-        self.writes = 0
+    thread_name = "kozyr-pg-writer"
 
-    def submit(self, row: tuple, extra: Callable[[Connection], Any] | None = None) -> asyncio.Future:
-        """Log action ``row`` and run ``extra(connection)`` if given, in the next
-        transaction; the future settles after its commit, failure or refusal
-        (``VersionConflict``: the match row was not at the row's seq)."""
-        loop = asyncio.get_running_loop()
-        fut = loop.create_future()
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._run, name="kozyr-pg-writer", daemon=True)
-            self.thread.start()
-        self.queue.put((row, extra, loop, fut))
-        return fut
-
-    def stop(self, timeout: float = 10.0) -> None:
-        """Commit what is queued, then end the thread."""
-        if self.thread is not None:
-            self.queue.put(_STOP)
-            self.thread.join(timeout)
-            self.thread = None
-            if self.batches:
-                log.info("pg writer: %d action(s) in %d commit(s)", self.writes, self.batches)
-
-    def _run(self) -> None:
-        stopping = False
-        while not stopping:
-            item = self.queue.get()
-            if item is _STOP:
-                return
-            batch = [item]
-            while len(batch) < self.max_batch:
-                try:
-                    item = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stopping = True
-                    break
-                batch.append(item)
-            self._write(batch)
-
-    def _write(self, batch: list) -> None:
-        error: BaseException | None = None
-        refused: set[int] = set()
-        try:
-            with self.db.write_conn() as c:
-                refused = record_batch(c, [item[0] for item in batch])
-                for i, (_, extra, _, _) in enumerate(batch):
-                    if extra is not None and i not in refused:
-                        extra(c)
-        except BaseException as e:  # nothing of this batch was committed
-            log.error("a batch of %d write(s) failed: %r", len(batch), e)
-            error = e
-        self.batches += 1
-        self.writes += len(batch)
-        by_loop: dict[asyncio.AbstractEventLoop, list] = {}  # one wake-up per event loop
-        for i, (row, _, loop, fut) in enumerate(batch):
-            failed = error if error is not None else (
-                VersionConflict(f"match {row[0]} is not at version {row[1]} in the database")
-                if i in refused else None)
-            by_loop.setdefault(loop, []).append((fut, failed))
-        for loop, settled in by_loop.items():
-            try:
-                loop.call_soon_threadsafe(_settle_all, settled)
-            except RuntimeError:  # that event loop is closed: nobody waits any more
-                pass
-
-
-def _settle_all(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
-    for fut, error in settled:
-        if fut.done():
-            continue
-        if error is not None:
-            fut.set_exception(error)
-        else:
-            fut.set_result(None)
+    def _commit(self, batch: list) -> set[int]:
+        with self.db.write_conn() as c:
+            refused = record_batch(c, [item[0] for item in batch])
+            for i, (_, extra, _, _) in enumerate(batch):
+                if extra is not None and i not in refused:
+                    extra(c)
+        return refused

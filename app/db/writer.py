@@ -34,6 +34,11 @@ _STOP = object()
 
 
 class GroupWriter:
+    """SQLite's writer; app/db/pg_writer.py's PgGroupWriter is the same thread and queue
+    with PostgreSQL's batch (``_commit``)."""
+
+    thread_name = "kozyr-writer"
+
     def __init__(self, db: Database, max_batch: int = 500) -> None:
         self.db = db
         self.max_batch = max_batch
@@ -49,7 +54,7 @@ class GroupWriter:
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
         if self.thread is None:
-            self.thread = threading.Thread(target=self._run, name="kozyr-writer", daemon=True)
+            self.thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
             self.thread.start()
         self.queue.put((row, extra, loop, fut))
         return fut
@@ -80,8 +85,9 @@ class GroupWriter:
                     break
                 batch.append(item)
             error: BaseException | None = None
+            refused: set[int] = set()
             try:
-                self._commit(batch)
+                refused = self._commit(batch)
             except BaseException as e:  # nothing of this batch was committed
                 log.error("a batch of %d write(s) failed: %r", len(batch), e)
                 error = e
@@ -90,8 +96,11 @@ class GroupWriter:
             self.writes += len(batch)
             # One wake-up per event loop for the whole batch, not one per write.
             by_loop: dict[asyncio.AbstractEventLoop, list] = {}
-            for _, _, loop, fut in batch:
-                by_loop.setdefault(loop, []).append((fut, error))
+            for i, (row, _, loop, fut) in enumerate(batch):
+                failed = error if error is not None else (
+                    store.VersionConflict(f"match {row[0]} is not at version {row[1]} in the database")
+                    if i in refused else None)
+                by_loop.setdefault(loop, []).append((fut, failed))
             for loop, settled in by_loop.items():
                 try:
                     loop.call_soon_threadsafe(_settle_all, settled)
@@ -99,8 +108,9 @@ class GroupWriter:
                     pass
         self._close()
 
-    def _commit(self, batch: list) -> None:
-        """One transaction for the batch, with the single-writer lock (SQLite) held."""
+    def _commit(self, batch: list) -> set[int]:
+        """One transaction for the batch, with the single-writer lock (SQLite) held; the
+        indexes of the writes refused (none here: one process owns a SQLite file)."""
         if self.conn is None:
             self.conn = self.db.engine.connect()
         with self.db.writing(), self.conn.begin():
@@ -108,6 +118,7 @@ class GroupWriter:
             for _, extra, _, _ in batch:
                 if extra is not None:
                     extra(self.conn)
+        return set()
 
     def _close(self) -> None:
         if self.conn is not None:
