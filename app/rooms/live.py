@@ -1,11 +1,12 @@
 """The authoritative match loop: one engine match per unfinished match, kept in memory.
 
-An action is applied under the match's lock: (on PostgreSQL the match row is
-locked FOR UPDATE and any actions another process logged are applied first)
-→ the engine applies it (an IllegalAction changes nothing) → the action is
-appended to the log and the transaction commits → only then is it acknowledged
-and are the views sent.  On SQLite the commit is the writer thread's, shared by
-the actions of many rooms (app/db/writer.py); the event loop never waits on it.
+An action is applied under the match's lock: the engine applies it (an
+IllegalAction changes nothing) → the action is handed to the writer thread,
+which logs it in a transaction shared by the actions of many rooms and commits
+(app/db/writer.py on SQLite; app/db/pg_writer.py on PostgreSQL, which logs it
+only if the match row is still at its seq, else the match catches up from the
+log) → only then is it acknowledged and are the views sent.  The event loop
+never waits on the database.
 Another process's action arrives as a note with the action (fanout.py) and is
 followed without reading the log when it is the next one.
 A match is rebuilt from seed + options + first dealer / presets + the action
@@ -217,9 +218,10 @@ class LiveMatch:
     #
     # prepare() applies an action in memory and says what to write; write() writes
     # it inside a transaction; done() is called once that transaction committed.
-    # The journal (journal.py) drives them: on SQLite the event loop prepares and a
-    # writer thread commits many rooms' actions at once (app/db/writer.py); on
-    # PostgreSQL all three run in a worker thread with the match row locked.
+    # The journal (journal.py) drives them: the event loop prepares and a writer
+    # thread commits many rooms' actions at once (app/db/writer.py on SQLite,
+    # app/db/pg_writer.py on PostgreSQL, which refuses an action whose match row
+    # another process moved on).
 
     def prepare(self, seat: int, action: str, client_id: str | None,
                 expect: int | None = None) -> Pending:
