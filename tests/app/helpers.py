@@ -235,3 +235,19 @@ class Game:
         assert ack["version"] == self.version
         self.sync_all()
         return seat, action
+
+
+def make_matches(db, n: int, seats: int = 2) -> list[str]:
+    """``n`` Тысяча 1001 matches of ``seats`` seated players, straight through the store
+    (the writer tests need match rows, not a server)."""
+    from app.db import store
+    ids = []
+    with db.write() as s:
+        host, _ = store.create_player(s, "host")
+        for _ in range(n):
+            room = store.create_room(s, host, "thousand-1001", {}, seats, 0)
+            for seat in range(1, seats):
+                guest, _ = store.create_player(s, "guest")
+                store.take_seat(s, room, seat, guest.id)
+            ids.append(store.create_match(s, room, seed=1).id)
+    return ids

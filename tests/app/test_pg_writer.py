@@ -21,6 +21,8 @@ from app.db.store import VersionConflict
 from app.rooms.journal import PgGroupJournal
 from app.rooms.live import LiveMatch, Stale
 
+from .helpers import make_matches
+
 pytestmark = pytest.mark.postgres
 
 
@@ -32,26 +34,13 @@ def db(pg_database):
     database.dispose()
 
 
-def make_matches(db: Database, n: int) -> list[str]:
-    ids = []
-    with db.write() as s:
-        host, _ = store.create_player(s, "host")
-        for _ in range(n):
-            room = store.create_room(s, host, "thousand-1001", {}, 3, 0)
-            for seat in (1, 2):
-                guest, _ = store.create_player(s, "guest")
-                store.take_seat(s, room, seat, guest.id)
-            ids.append(store.create_match(s, room, seed=1).id)
-    return ids
-
-
 def log_of(db: Database, match_id: str) -> list[tuple[int, str | None]]:
     with db.read() as s:
         return [(r.seq, r.client_id) for r in store.actions_of(s, match_id)]
 
 
 def test_batches_commit_and_a_lost_race_fails_alone(db):
-    ids = make_matches(db, 30)
+    ids = make_matches(db, 30, seats=3)
     a, b = PgGroupWriter(db), PgGroupWriter(db)  # two processes' writers
 
     async def main() -> list:
@@ -80,7 +69,7 @@ def test_batches_commit_and_a_lost_race_fails_alone(db):
 
 
 def test_journal_behind_another_process_rebuilds_from_the_log(db):
-    (match_id,) = make_matches(db, 1)
+    (match_id,) = make_matches(db, 1, seats=3)
     here, there = LiveMatch.load(db, match_id), LiveMatch.load(db, match_id)
     ja, jb = PgGroupJournal(db), PgGroupJournal(db)
 

@@ -15,6 +15,8 @@ from app.db.migrate import upgrade
 from app.db.session import Database
 from app.db.writer import GroupWriter
 
+from .helpers import make_matches
+
 
 @pytest.fixture
 def db(tmp_path):
@@ -22,18 +24,6 @@ def db(tmp_path):
     upgrade(database.engine)
     yield database
     database.dispose()
-
-
-def make_matches(db: Database, n: int) -> list[str]:
-    ids = []
-    with db.write() as s:
-        host, _ = store.create_player(s, "host")
-        for _ in range(n):
-            room = store.create_room(s, host, "thousand-1001", {}, 2, 0)
-            guest, _ = store.create_player(s, "guest")
-            store.take_seat(s, room, 1, guest.id)
-            ids.append(store.create_match(s, room, seed=1).id)
-    return ids
 
 
 def logged(db: Database) -> dict[str, tuple[int, int]]:
