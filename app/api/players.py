@@ -27,8 +27,9 @@ def valid_name(body: PlayerCreate, kozyr) -> str:
 @router.post("", response_model=PlayerWithToken, status_code=201)
 async def create_player(body: PlayerCreate, kozyr: KozyrDep) -> dict:
     name = valid_name(body, kozyr)
-
-    return await run_in_threadpool(kozyr.history.create_player, name)
+    out = await run_in_threadpool(kozyr.history.create_player, name)
+    kozyr.remember_token(out["token"], out["id"], out["name"])
+    return out
 
 
 @router.get("/me", response_model=PlayerPublic)

@@ -539,10 +539,16 @@ class Kozyr:
                 return (player.id, player.name) if player is not None else None
         found = await self.run(lookup)
         if found is not None:
-            if len(self._tokens) > 50_000:
-                self._tokens.clear()
-            self._tokens[key] = (now + self.settings.token_cache_seconds, *found)
+            self.remember_token(token, *found)
         return found
+
+    def remember_token(self, token: str, player_id: int, name: str) -> None:
+        """Remember a token's player (a look-up, or a player just created here: his
+        first join then reads no row)."""
+        if len(self._tokens) > 50_000:
+            self._tokens.clear()
+        self._tokens[store.token_hash(token)] = (
+            time.monotonic() + self.settings.token_cache_seconds, player_id, name)
 
     def renamed(self, player_id: int) -> None:
         for key in [k for k, v in self._tokens.items() if v[1] == player_id]:

@@ -153,3 +153,34 @@ def test_history_filters(client):
     mine = client.get("/api/players/me/matches", headers=auth(players[1]),
                       params={"with_player": players[0]["id"]}).json()
     assert [m["id"] for m in mine] == [room["match"]["id"]]
+
+
+def test_a_player_made_here_joins_without_a_token_look_up(client, monkeypatch):
+    """A join storm of new players reads no player row: the process that created the
+    player remembers his token (README, joins); an unknown token is still refused."""
+    from contextlib import ExitStack
+
+    from app.db import store
+
+    from .helpers import connect
+
+    room, players = make_room(client, FIRST, find_variant(FIRST).seat_counts[0])
+    real, reads = store.player_by_token, []
+
+    def counted(s, token):
+        reads.append(token)
+        return real(s, token)
+
+    monkeypatch.setattr(store, "player_by_token", counted)
+    with ExitStack() as stack:
+        for seat, p in enumerate(players):
+            c = connect(client, stack, room["code"], p, seat)
+            msg, _ = c.recv_until(lambda m: m["type"] in ("welcome", "error"))
+            assert msg["type"] == "welcome" and msg["player"] == p["id"], msg
+    assert reads == []
+    stranger = {"token": "x" * 43}
+    with ExitStack() as stack:
+        c = connect(client, stack, room["code"], stranger, None)
+        msg, _ = c.recv_until(lambda m: m["type"] in ("welcome", "error"))
+        assert msg["type"] == "error" and msg["code"] == "bad_token"
+    assert reads == ["x" * 43]
