@@ -16,6 +16,7 @@ from app.config import Settings
 from app.main import create_app
 
 PG_URL = os.environ.get("KOZYR_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 def _pg_admin():
@@ -67,3 +68,16 @@ def client(database_url):
 @pytest.fixture
 def kozyr(client):
     return client.app.state.kozyr
+
+
+def serve_two(database_url: str):
+    """Two apps (two server processes' worth) on one PostgreSQL and one Redis: yields
+    their two TestClients; skips when Redis does not answer."""
+    try:
+        import redis
+        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except Exception as e:  # pragma: no cover - depends on the machine
+        pytest.skip(f"Redis not reachable at {REDIS_URL}: {e}")
+    apps = [create_app(make_settings(database_url, redis_url=REDIS_URL)) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        yield a, b

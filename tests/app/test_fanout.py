@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import random
 from contextlib import ExitStack
 
 import pytest
-from starlette.testclient import TestClient
 
 from engine import VARIANTS, find_variant
 
-from .conftest import make_settings
+from .conftest import serve_two
 from .helpers import Game, auth, connect, make_room, short_options
 
-REDIS_URL = os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 pytestmark = [pytest.mark.postgres, pytest.mark.skipif(not VARIANTS, reason="no variant yet")]
 
 
 @pytest.fixture
 def two_servers(pg_database):
-    try:
-        import redis
-        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except Exception as e:  # pragma: no cover - depends on the machine
-        pytest.skip(f"Redis not reachable at {REDIS_URL}: {e}")
-    from app.main import create_app
-    apps = [create_app(make_settings(pg_database, redis_url=REDIS_URL)) for _ in range(2)]
-    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
-        yield a, b
+    yield from serve_two(pg_database)
 
 
 @pytest.mark.timeout(120)

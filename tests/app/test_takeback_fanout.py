@@ -5,20 +5,17 @@ decline, expiry and agreement are seen on both; the undo is journaled once."""
 
 from __future__ import annotations
 
-import os
 import secrets
 import time
 from contextlib import ExitStack
 
 import pytest
-from starlette.testclient import TestClient
 
 from engine import find_variant
 
-from .conftest import PG_URL, make_settings
+from .conftest import PG_URL, serve_two
 from .helpers import connect, make_room
 
-REDIS_URL = os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 VARIANT = "thousand-ru"  # 3 seats; a bid after the deal's first call can be taken back
 SEED = 7
 pytestmark = pytest.mark.postgres
@@ -44,15 +41,7 @@ def tb_database():
 
 @pytest.fixture
 def two_servers(tb_database):
-    try:
-        import redis
-        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except Exception as e:  # pragma: no cover - depends on the machine
-        pytest.skip(f"Redis not reachable at {REDIS_URL}: {e}")
-    from app.main import create_app
-    apps = [create_app(make_settings(tb_database, redis_url=REDIS_URL)) for _ in range(2)]
-    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
-        yield a, b
+    yield from serve_two(tb_database)
 
 
 def _plan() -> tuple[int, str, int, str]:
