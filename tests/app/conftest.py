@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from contextlib import contextmanager
 
 import pytest
 from starlette.testclient import TestClient
@@ -57,12 +58,22 @@ def make_settings(database_url: str, **extra) -> Settings:
     return Settings(database_url=database_url, allow_fixed_seed=True, log_level="WARNING", **extra)
 
 
+@contextmanager
+def serve(database_url: str, **extra):
+    """One app on ``database_url`` with ``make_settings(**extra)``: its TestClient, the
+    app started and, afterwards, stopped and its database pool closed."""
+    app = create_app(make_settings(database_url, **extra))
+    try:
+        with TestClient(app) as c:
+            yield c
+    finally:
+        app.state.kozyr.db.dispose()
+
+
 @pytest.fixture(scope="session")
 def client(database_url):
-    app = create_app(make_settings(database_url))
-    with TestClient(app) as c:
+    with serve(database_url) as c:
         yield c
-    app.state.kozyr.db.dispose()
 
 
 @pytest.fixture

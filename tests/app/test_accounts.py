@@ -8,13 +8,11 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
-from starlette.testclient import TestClient
 
 from app.db import accounts
 from app.db.store import token_hash
-from app.main import create_app
 
-from .conftest import make_settings
+from .conftest import serve
 from .helpers import auth, make_room, new_player
 
 
@@ -94,10 +92,8 @@ def test_garbage_links_are_refused_without_a_trace(client):
 
 @pytest.fixture
 def strict_client(database_url):
-    app = create_app(make_settings(database_url, sign_in_burst=3, sign_in_per_minute=0.001))
-    with TestClient(app) as c:
+    with serve(database_url, sign_in_burst=3, sign_in_per_minute=0.001) as c:
         yield c
-    app.state.kozyr.db.dispose()
 
 
 def test_failed_sign_ins_are_rate_limited(strict_client):

@@ -10,13 +10,11 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
-from starlette.testclient import TestClient
 
 from app.db import accounts
 from app.db import models as m
-from app.main import create_app
 
-from .conftest import make_settings
+from .conftest import serve
 from .helpers import auth, make_room, new_player
 
 # real argon2id, cheaper costs than the server's defaults (3 passes over 64 MiB) so the
@@ -26,11 +24,9 @@ FAST = {"passphrase_time_cost": 1, "passphrase_memory_kib": 8192}
 
 @pytest.fixture(scope="module")
 def pclient(database_url):
-    app = create_app(make_settings(database_url, passphrase_tries=3, passphrase_lock_seconds=60,
-                                   sign_in_burst=1000, **FAST))  # the per-address limit: its own test
-    with TestClient(app) as c:
+    with serve(database_url, passphrase_tries=3, passphrase_lock_seconds=60,
+               sign_in_burst=1000, **FAST) as c:  # the per-address limit: its own test
         yield c
-    app.state.kozyr.db.dispose()
 
 
 def set_pass(client, player, login, passphrase="correct horse battery"):
@@ -154,8 +150,7 @@ def test_wrong_passphrases_lock_the_name_even_for_the_right_one(pclient):
 
 
 def test_failures_per_address_are_limited(database_url):
-    app = create_app(make_settings(database_url, sign_in_burst=2, sign_in_per_minute=0.001, **FAST))
-    with TestClient(app) as c:
+    with serve(database_url, sign_in_burst=2, sign_in_per_minute=0.001, **FAST) as c:
         player = new_player(c)
         login = unique("Grażyna")
         assert set_pass(c, player, login).status_code == 200
@@ -163,22 +158,17 @@ def test_failures_per_address_are_limited(database_url):
         assert sign_in(c, unique("b"), "x").status_code == 422
         r = sign_in(c, login)  # the right pair waits once the address is out of tries
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
-    app.state.kozyr.db.dispose()
 
 
 def test_hash_uses_the_settings_and_is_renewed_when_they_change(database_url):
-    app = create_app(make_settings(database_url, **FAST))
-    with TestClient(app) as c:
+    with serve(database_url, **FAST) as c:
         player = new_player(c)
         login = unique("Dmitri")
         assert set_pass(c, player, login).status_code == 200
-    app.state.kozyr.db.dispose()
-    app = create_app(make_settings(database_url, passphrase_time_cost=2, passphrase_memory_kib=8192))
-    with TestClient(app) as c:
+    with serve(database_url, passphrase_time_cost=2, passphrase_memory_kib=8192) as c:
         assert sign_in(c, login).status_code == 200
-        with app.state.kozyr.db.read() as s:
+        with c.app.state.kozyr.db.read() as s:
             assert s.get(accounts.Passphrase, player["id"]).hash.startswith("$argon2id$v=19$m=8192,t=2,")
-    app.state.kozyr.db.dispose()
 
 
 def test_guesses_sent_at_once_cannot_outrun_the_lock(pclient):

@@ -12,10 +12,9 @@ from starlette.testclient import TestClient
 
 from app.db import models as m
 from app.db.store import CODE_ALPHABET
-from app.main import create_app
 from engine import find_variant
 
-from .conftest import make_settings
+from .conftest import serve
 from .helpers import Client, auth, make_room, new_player, short_options
 
 VARIANT, SEATS = "thousand-1000", 3
@@ -176,10 +175,8 @@ def test_invite_qr_code_is_an_svg_of_the_link(client):
 
 @pytest.fixture
 def strict_client(database_url):
-    app = create_app(make_settings(database_url, room_lookup_burst=3, room_lookup_per_minute=0.001))
-    with TestClient(app) as c:
+    with serve(database_url, room_lookup_burst=3, room_lookup_per_minute=0.001) as c:
         yield c
-    app.state.kozyr.db.dispose()
 
 
 def test_guessing_room_codes_is_rate_limited_per_address(strict_client):

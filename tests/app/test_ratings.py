@@ -10,13 +10,11 @@ import time
 from contextlib import ExitStack
 
 import pytest
-from starlette.testclient import TestClient
 
 from app.db import ratings as sql
-from app.main import create_app
 from app.ratings import places, rate
 
-from .conftest import make_settings
+from .conftest import serve
 from .helpers import auth, connect, new_player, short_options
 from .test_bots_server import play_humans
 
@@ -38,10 +36,8 @@ def test_rate_moves_in_place_order():
 
 @pytest.fixture(scope="module")
 def rclient(database_url):
-    app = create_app(make_settings(database_url, bot_delay=0.0, bot_think_ms=15))
-    with TestClient(app) as c:
+    with serve(database_url, bot_delay=0.0, bot_think_ms=15) as c:
         yield c
-    app.state.kozyr.db.dispose()
 
 
 def play_match(client, *, rated: bool, variant: str = "korol-ru", seats: int = 4, seed: int = 5,

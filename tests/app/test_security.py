@@ -21,7 +21,7 @@ from app.main import create_app
 from app.rooms.hub import Conn, Hub
 from engine import find_variant
 
-from .conftest import make_settings
+from .conftest import make_settings, serve
 from .helpers import Game, auth, connect, make_room, new_player, open_table
 
 VARIANT, SEATS, OPTIONS = "thousand-1001", 4, {"goal": 100}
@@ -41,10 +41,8 @@ def fuzz_client():
 
 @pytest.fixture(scope="module")
 def sec(tmp_path_factory):
-    app = create_app(make_settings(f"sqlite:///{tmp_path_factory.mktemp('sec') / 'k.db'}", max_open_rooms=3))
-    with TestClient(app) as c:
+    with serve(f"sqlite:///{tmp_path_factory.mktemp('sec') / 'k.db'}", max_open_rooms=3) as c:
         yield c
-    app.state.kozyr.db.dispose()
 
 
 # -- REST: every route, fuzzed from the OpenAPI spec, never answers 5xx --------------
