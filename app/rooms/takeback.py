@@ -220,8 +220,7 @@ class Takebacks:
         await self._undo(live, request)
 
     def _note(self, live: LiveMatch, request: Request, op: str, **extra) -> dict:
-        return {"kind": "takeback", "op": op, "match": live.id, "seq": request.seq,
-                "owner": request.owner or self._origin(), **extra}
+        return take_back_note(live.id, request.seq, request.owner or self._origin(), op, **extra)
 
     async def _announce(self, live: LiveMatch, request: Request) -> None:
         for conn in self.k.hub.conns(live.room_code):
@@ -301,8 +300,7 @@ class Takebacks:
                     request.expiry.cancel()
                 live.takeback = request = None
             if live.version != int(note["version"]):  # we applied another action meanwhile
-                await self.k.publish(live.room_code, {"kind": "takeback", "op": "vote", "match": live.id,
-                                                      "seq": seq, "owner": owner, "overtaken": True})
+                await self.k.publish(live.room_code, take_back_note(live.id, seq, owner, "vote", overtaken=True))
                 return
             deadline = time.monotonic() + float(note.get("expires_in", 0))
             if request is not None and request.owner == owner and request.seq == seq:
@@ -313,3 +311,9 @@ class Takebacks:
                 live.takeback = request
                 request.expiry = asyncio.create_task(self._expire(live, request, self.GRACE))
             await self._announce(live, request)
+
+
+def take_back_note(match_id: str, seq: int, owner: str | None, op: str, **extra) -> dict:
+    """A room note about the take-back request of ``match_id`` for action ``seq`` whose
+    votes ``owner`` (a fan-out origin) holds."""
+    return {"kind": "takeback", "op": op, "match": match_id, "seq": seq, "owner": owner, **extra}
