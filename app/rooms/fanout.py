@@ -69,10 +69,7 @@ class RedisFanout:
     async def stop(self) -> None:
         self.kozyr.hub.on_change = None
         if self.sender is not None:  # the notes queued so far go out first
-            try:
-                await asyncio.wait_for(asyncio.shield(self.sender), 5)
-            except (asyncio.CancelledError, Exception):
-                pass
+            await _bounded(asyncio.shield(self.sender), 5.0)
         if self.presence_task is not None:
             await _cancel(self.presence_task)
             # Our sockets are about to close: the others need not wait for the expiry.
@@ -265,10 +262,10 @@ class RedisFanout:
 STOP_SECONDS = 2.0  # the longest one step of a shutdown waits on Redis
 
 
-async def _bounded(aw) -> bool:
-    """Await ``aw`` for at most STOP_SECONDS; False if it failed or took longer."""
+async def _bounded(aw, seconds: float = STOP_SECONDS) -> bool:
+    """Await ``aw`` for at most ``seconds``; False if it failed or took longer."""
     try:
-        await asyncio.wait_for(aw, STOP_SECONDS)
+        await asyncio.wait_for(aw, seconds)
         return True
     except (asyncio.CancelledError, Exception):
         return False

@@ -61,7 +61,7 @@ class GroupCommitJournal(Journal):
     """The event loop applies, one writer thread commits many rooms at once: SQLite's
     GroupWriter (app/db/writer.py), or PostgreSQL's (PgGroupJournal)."""
 
-    def __init__(self, db: Database, writer: GroupWriter | PgGroupWriter | None = None) -> None:
+    def __init__(self, db: Database, writer: GroupWriter | None = None) -> None:
         super().__init__(db)
         self.writer = writer if writer is not None else GroupWriter(db)
         self.forget = lambda live: None  # set by the owner: drop a match whose memory is ahead
