@@ -38,7 +38,8 @@ class Settings(BaseSettings):
     max_chat_length: int = 500
     chat_burst: int = 5  # chat messages allowed at once ...
     chat_per_second: float = 0.5  # ... refilled at this rate
-    max_send_queue: int = 256  # a client this far behind is disconnected
+    max_send_queue: int = 256  # a client this far behind is disconnected (outside uvicorn) ...
+    max_send_buffer: int = 1 << 20  # ... or with this many bytes unsent (uvicorn: app/wsserver.py)
     messages_per_second: float = 20.0  # websocket messages per connection, refilled at this rate ...
     message_burst: int = 40  # ... with this many allowed at once (excess: error rate_limited)
     flood_close_after: int = 100  # this many refused messages in a row close the socket (1008)

@@ -5,7 +5,7 @@
 Plays whole seeded matches of each variant with bench/engine.py's policies and,
 after every action, builds what the server sends each seat (app/rooms/service.py
 push_views): the full view message, and the delta from the seat's previous view
-(app/rooms/live.py view_delta), both encoded with the server's ``dumps``.  Prints
+(app/rooms/loop.py view_text / delta_text, from the view's parts, app/rooms/live.py).  Prints
 the mean bytes per action per seat of each, and the CPU per action (all seats) of
 building the messages: views alone, + encoding the full views, + diffing and
 encoding the deltas.  The views are the same in both columns, so the difference
@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.rooms.hub import dumps  # noqa: E402
-from app.rooms.live import view_delta  # noqa: E402
+from app.rooms.live import view_parts  # noqa: E402
+from app.rooms.loop import delta_text, view_text  # noqa: E402
 from bench.engine import random_policy, seats_for, thousand_policy  # noqa: E402
 from engine import VARIANTS, find_variant  # noqa: E402
 
@@ -34,9 +35,10 @@ def measure(variant_id: str, matches: int) -> dict:
     rng = random.Random(7)
     out = dict(actions=0, full_bytes=0, delta_bytes=0, t_views=0.0, t_full=0.0, t_delta=0.0)
     clock = time.process_time
+    match = dumps("M" * 12)
     for n in range(matches):
         m = variant.new_match(seats, seed=1000 + n)
-        last = {s: m.view(s) for s in range(seats)}
+        last = {s: view_parts(m.view(s)) for s in range(seats)}
         version = 0
         while not m.over:
             seat = m.to_act()[0]
@@ -45,16 +47,12 @@ def measure(variant_id: str, matches: int) -> dict:
             t0 = clock()
             views = {s: m.view(s) for s in range(seats)}
             t1 = clock()
-            full = [dumps({"type": "view", "version": version, "match": "M" * 12, "view": views[s]})
-                    for s in range(seats)]
+            parts = {s: view_parts(views[s]) for s in range(seats)}
+            full = [view_text(version, match, parts[s]) for s in range(seats)]
             t2 = clock()
-            deltas = []
-            for s in range(seats):
-                changed, gone = view_delta(last[s], views[s])
-                deltas.append(dumps({"type": "delta", "version": version, "match": "M" * 12,
-                                     "base": version - 1, "set": changed, "unset": gone}))
+            deltas = [delta_text(version, match, version - 1, last[s], parts[s]) for s in range(seats)]
             t3 = clock()
-            last = views
+            last = parts
             out["actions"] += 1
             out["full_bytes"] += sum(len(x.encode()) for x in full)
             out["delta_bytes"] += sum(len(x.encode()) for x in deltas)

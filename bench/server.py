@@ -156,6 +156,18 @@ def py_spy(procs: list[subprocess.Popen], seconds: float) -> list[subprocess.Pop
             for i, proc in enumerate(procs)]
 
 
+def perf_record(procs: list[subprocess.Popen], seconds: float) -> list[subprocess.Popen]:
+    """KOZYR_BENCH_PERF=PATH: Linux perf samples (C stacks, the interpreter's own
+    functions included) of server i during the measuring window into PATH.i; read
+    them with ``perf report -i PATH.i --no-children --sort symbol``."""
+    path = os.environ.get("KOZYR_BENCH_PERF")
+    if not path:
+        return []
+    return [subprocess.Popen(["perf", "record", "-F", "199", "-g", "-p", str(proc.pid), "-o", f"{path}.{i}",
+                              "--", "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for i, proc in enumerate(procs)]
+
+
 def lag_histogram(before: dict, after: dict) -> dict[str, int]:
     """The loop-lag histogram of the measuring window, all causes together: ticks per
     bucket, {"<=1ms": n, "1-2.5ms": n, ..., ">2500ms": n}."""
@@ -343,7 +355,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         t0 = time.perf_counter()
         cpu0 = [cpu_seconds(p.pid) for p in procs]
         me0 = [cpu_seconds(pid) for pid in client_pids]
-        spies = py_spy(procs, args.seconds)
+        spies = py_spy(procs, args.seconds) + perf_record(procs, args.seconds)
         await asyncio.sleep(args.seconds)
         # The CPU times before "end": a worker that ended may be reaped already.
         cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))

@@ -424,6 +424,7 @@ class Match:
         self.last_deal: dict | None = None
         self.over = False
         self._result: dict | None = None
+        self._public: tuple | None = None  # (len(actions), the public tables' copies): _public_tables
         self.start_totals = [0] * seats  # see start_from_totals
         self.stage = ""
         if first_dealer is None:
@@ -488,10 +489,21 @@ class Match:
         self.actions.append((seat, action))
         self._do(seat, action)
 
+    def _public_tables(self) -> tuple:
+        """Copies of the tables every seat sees alike (last trick, scoresheet, last deal,
+        options, result), made once per step: the views of one moment share them, so
+        a view is read, not changed, by whoever receives it."""
+        cached = self._public
+        if cached is None or cached[0] != len(self.actions):
+            cached = self._public = (len(self.actions), plain_copy(
+                (self.last_trick, self._scoresheet, self.last_deal, self.options, self._result)))
+        return cached[1]
+
     def view(self, seat: int | None) -> dict:
         if seat is not None:
             self._check_seat(seat)
         legal = [] if seat is None else self.legal_actions(seat)
+        last_trick, scoresheet, last_deal, options, result = self._public_tables()
         v: dict[str, Any] = {
             "variant": self.variant.id,
             "seats": self.seats,
@@ -503,17 +515,17 @@ class Match:
             "hand": [] if seat is None else self._sorted(self._hand(seat)),
             "hand_sizes": [len(self._hand(s)) for s in range(self.seats)],
             "trick": [],
-            "last_trick": plain_copy(self.last_trick),
+            "last_trick": last_trick,
             "trump": None,
             "face_up": [],
-            "scoresheet": plain_copy(self._scoresheet),
+            "scoresheet": scoresheet,
             "totals": self._totals(),
-            "last_deal": plain_copy(self.last_deal),
+            "last_deal": last_deal,
             "log": [[e.seat, e.as_seen_by(seat)] for e in self.log],
             "legal": legal,
             "confirm": [a for a in legal if a.partition(":")[0] in self.confirm_kinds],
-            "options": plain_copy(self.options),
-            "result": plain_copy(self._result),
+            "options": options,
+            "result": result,
         }
         self._view_extra(seat, v)
         return v
@@ -597,6 +609,7 @@ class Match:
         twin.rng = random.Random()  # the same generator state, without copying it item by item
         twin.rng.setstate(self.rng.getstate())
         twin._legal_seat = _STALE
+        twin._public = None
         return twin
 
     __copy__ = copy
@@ -618,6 +631,7 @@ class Match:
             raise ValueError(f"{self.variant.id}: a match cannot start from given totals")
         self.start_totals = list(totals)
         self._legal_seat = _STALE
+        self._public = None
         self._totals_changed()
 
     def card_locations(self) -> dict[str, list[str]]:

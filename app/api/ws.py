@@ -99,7 +99,8 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         return await _refuse(ws, p.BAD_TOKEN, "unknown player token", 4403)
     await kozyr.rooms.snapshot(code)  # from memory after the first join
     player_id, name = player
-    conn = Conn(ws, code, player_id, name, kozyr.rooms.seat_of(code, player_id), kozyr.settings.max_send_queue)
+    conn = Conn(ws, code, player_id, name, kozyr.rooms.seat_of(code, player_id),
+                kozyr.settings.max_send_queue, kozyr.settings.max_send_buffer)
     conn.metrics = kozyr.metrics
     conn.delta = p.DELTA in accept
     kozyr.hub.join(conn)

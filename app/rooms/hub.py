@@ -1,8 +1,9 @@
 """The in-process fan-out hub: who is connected to which room, and sending to them.
 
-Each connection has its own outgoing queue and sender task, so a broadcast
-never waits for the slowest client; a client that falls too far behind is
-disconnected (it can reconnect and resume from a fresh view)."""
+A broadcast never waits for the slowest client: a message is written to the
+socket's transport at once (or, outside uvicorn, queued for the connection's
+sender task); a client that falls too far behind is disconnected (it can
+reconnect and resume from a fresh view)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from starlette.websockets import WebSocket
+
+from ..wsserver import DIRECT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics import Metrics
@@ -23,8 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("kozyr.hub")
 
 
-def dumps(msg: dict) -> str:
-    """A message as compact JSON text.  orjson encodes the views several times faster
+def dumps(msg: Any) -> str:
+    """A message (or any JSON value) as compact JSON text.  orjson encodes the views several times faster
     than the standard library (JSON was the largest single cost of an action under
     load); anything it refuses (an integer beyond 64 bits) falls back to json."""
     try:
@@ -33,31 +36,62 @@ def dumps(msg: dict) -> str:
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
+class Direct(Protocol):
+    """The socket's own writer (app/wsserver.py's protocol under uvicorn)."""
+
+    def send_texts(self, texts: Iterable[str]) -> int: ...
+
+    def abort(self) -> None: ...
+
+
 class Conn:
+    """One websocket of a player in a room.  Under uvicorn a message is framed and
+    written at once (``Direct``: the scope's ``kozyr.direct``), and a client whose
+    unsent bytes pass ``max_buffer`` is dropped; under any other ASGI server (the
+    tests' TestClient) messages go through a queue and a sender task, and a client
+    ``max_queue`` messages behind is dropped."""
+
     def __init__(self, ws: WebSocket, room_code: str, player_id: int, name: str,
-                 seat: int | None, max_queue: int) -> None:
+                 seat: int | None, max_queue: int, max_buffer: int = 1 << 20) -> None:
         self.ws = ws
         self.room_code = room_code
         self.player_id = player_id
         self.name = name
         self.seat = seat
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
+        self.max_buffer = max_buffer
         self.closed = False
         self.delta = False  # hello.accept holds "delta": send deltas after actions
         self.sent: tuple[str, int, int | None] | None = None  # (match, version, seat) of the last view
         self.metrics: Metrics | None = None  # app.metrics.Metrics: counts errors sent and slow clients
-        self.task = asyncio.create_task(self._sender())
+        scope = getattr(ws, "scope", None)
+        self.direct: Direct | None = scope.get("extensions", {}).get(DIRECT) if isinstance(scope, dict) else None
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.task = None if self.direct is not None else asyncio.create_task(self._sender())
 
     def send(self, msg: dict | str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.max_queue:
-            self.drop()
-            return
         if self.metrics is not None and isinstance(msg, dict) and msg.get("type") == "error":
             self.metrics.error(str(msg.get("code")))
-        self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
+        self.send_texts((msg if isinstance(msg, str) else dumps(msg),))
+
+    def send_texts(self, texts: tuple[str, ...]) -> None:
+        """Send encoded messages in this order (under uvicorn: in one write)."""
+        if self.closed:
+            return
+        if self.direct is not None:
+            buffered = self.direct.send_texts(texts)
+            if buffered < 0:
+                self.closed = True  # the socket went away; the receive loop notices too
+            elif buffered > self.max_buffer:
+                self.drop()
+            return
+        if self.queue.qsize() + len(texts) > self.max_queue:
+            self.drop()
+            return
+        for text in texts:
+            self.queue.put_nowait(text)
 
     def drop(self) -> None:
         """The client does not read: stop sending (the sender may be stuck in a write)
@@ -67,28 +101,28 @@ class Conn:
         self.closed = True
         if self.metrics is not None:
             self.metrics.slow_clients.inc()
-        self.task.cancel()
+        if self.task is not None:
+            self.task.cancel()
         self._closer = asyncio.create_task(self._abort())
 
     async def _abort(self) -> None:
         try:
             await asyncio.wait_for(self.ws.close(code=1013), 2.0)
         except BaseException:  # already gone, or the close frame itself is stuck
-            pass
+            if self.direct is not None:
+                self.direct.abort()
 
     async def _sender(self) -> None:
         try:
             while True:
-                text = await self.queue.get()
-                if text is None:
-                    await self.ws.close(code=1013)
-                    return
-                await self.ws.send_text(text)
+                await self.ws.send_text(await self.queue.get())
         except Exception:  # the socket went away; the receive loop notices too
             self.closed = True
 
     async def close(self) -> None:
         self.closed = True
+        if self.task is None:
+            return
         self.task.cancel()
         try:
             await self.task

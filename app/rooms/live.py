@@ -29,6 +29,7 @@ from engine.core import Match as EngineMatch
 from ..db import models as m
 from ..db import store
 from ..db.session import Database
+from .hub import dumps
 
 log = logging.getLogger("kozyr.match")
 
@@ -106,11 +107,37 @@ class Pending:
     result: dict | None = None
 
 
-def view_delta(old: dict, new: dict) -> tuple[dict, list[str]]:
+#: A view is held between pushes as its parts: each top-level key's JSON text.  A dict
+#: of strings is not tracked by the garbage collector: the views of every seat of
+#: every room, kept until the next action, never lengthen its walks (whole view trees
+#: did: hundreds of thousands of live containers in each young collection).
+ViewParts = dict[str, str]
+
+
+def view_parts(view: dict) -> ViewParts:
+    return {key: dumps(value) for key, value in view.items()}
+
+
+def parts_json(parts: ViewParts) -> str:
+    """The JSON object of these parts (a view, or a delta's ``set``)."""
+    return "{" + ",".join([f"{_json_key(k)}:{v}" for k, v in parts.items()]) + "}"
+
+
+def parts_delta(old: ViewParts, new: ViewParts) -> tuple[ViewParts, list[str]]:
     """The top-level keys of ``new`` whose value differs from ``old`` (``set``) and the
     keys of ``old`` that ``new`` lacks (``unset``): README "Agreed additions", delta."""
-    changed = {k: v for k, v in new.items() if k not in old or old[k] != v}
+    changed = {k: v for k, v in new.items() if old.get(k) != v}
     return changed, [k for k in old if k not in new]
+
+
+_KEYS: dict[str, str] = {}
+
+
+def _json_key(key: str) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = _KEYS[key] = dumps(key)  # the engine's view keys: a few dozen names
+    return text
 
 
 class LiveMatch:
@@ -134,7 +161,7 @@ class LiveMatch:
         self.abandoned = row.status == "abandoned"  # stopped before its end (app/rooms/abandon.py)
         self.finished = row.status in ("finished", "abandoned")
         # The last view computed per seat, (version, view): the base of the next delta.
-        self.shown: dict[int | None, tuple[int, dict]] = {}
+        self.shown: dict[int | None, tuple[int, ViewParts]] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -304,11 +331,16 @@ class LiveMatch:
         return seat if seat is not None and 0 <= seat < self.seat_count else None
 
     def view(self, seat: int | None) -> dict:
-        """``view(seat)`` now (memoized per version; remembered as the seat's delta base)."""
+        """``view(seat)`` now, as data."""
+        return self.engine.view(seat)
+
+    def view_parts(self, seat: int | None) -> ViewParts:
+        """``view(seat)`` now as its parts (memoized per version; remembered as the
+        seat's delta base)."""
         shown = self.shown.get(seat)
         if shown is not None and shown[0] == self.version:
             return shown[1]
-        view = self.engine.view(seat)
-        self.shown[seat] = (self.version, view)
-        return view
+        parts = view_parts(self.engine.view(seat))
+        self.shown[seat] = (self.version, parts)
+        return parts
 

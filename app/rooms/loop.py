@@ -27,12 +27,25 @@ from engine import IllegalAction
 from .. import protocol as p
 from .hub import Conn, dumps
 from .journal import GroupCommitJournal, journal_for
-from .live import Duplicate, LiveMatch, Stale, undone_target, view_delta
+from .live import Duplicate, LiveMatch, Stale, parts_delta, parts_json, undone_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
 
 log = logging.getLogger("kozyr.match")
+
+
+def view_text(version: int, match_json: str, parts: dict[str, str]) -> str:
+    """A ``view`` message (README "Server"), built from the view's parts."""
+    return f'{{"type":"view","version":{version},"match":{match_json},"view":{parts_json(parts)}}}'
+
+
+def delta_text(version: int, match_json: str, base_version: int, base: dict[str, str],
+               parts: dict[str, str]) -> str:
+    """A ``delta`` message (README "Agreed additions"): what changed from ``base``."""
+    changed, gone = parts_delta(base, parts)
+    return (f'{{"type":"delta","version":{version},"match":{match_json},"base":{base_version},'
+            f'"set":{parts_json(changed)},"unset":{dumps(gone)}}}')
 
 
 class MatchLoop:
@@ -132,10 +145,9 @@ class MatchLoop:
                 refuse(p.INTERNAL, "the server could not record the action; try again")
                 self.push_views(live)  # the state as the log has it
                 return None
-            if conn is not None:
-                conn.send({"type": "ack", "version": live.version, "match": live.id,
-                           "client_id": client_id, "seq": seq})
-            self.push_views(live)
+            ack = None if conn is None else (conn, dumps({"type": "ack", "version": live.version, "match": live.id,
+                                                          "client_id": client_id, "seq": seq}))
+            self.push_views(live, ack)
             k.metrics.action_done(received)
             if live.finished:
                 log.info("match %s finished: %s", live.id, live.engine.result())
@@ -180,40 +192,50 @@ class MatchLoop:
 
     # -- views -------------------------------------------------------------------------
 
-    def push_views(self, live: LiveMatch) -> None:
+    def push_views(self, live: LiveMatch, ack: tuple[Conn, str] | None = None) -> None:
         """Send every connection in the room its own view, or to one that accepted
-        deltas and holds the seat's previous view, what changed (call under live.lock)."""
-        version, match_id = live.version, live.id
+        deltas and holds the seat's previous view, what changed (call under live.lock).
+        ``ack``: the sender of the action and its ack, which it gets first, together
+        with its view (one write)."""
+        version, match_id, match_json = live.version, live.id, dumps(live.id)
         bases = dict(live.shown)  # each seat's last view, before this push replaces it
         full: dict[int | None, str] = {}
         deltas: dict[int | None, str] = {}
-        for conn in self.kozyr.hub.conns(live.room_code):
+        conns = self.kozyr.hub.conns(live.room_code)
+        if ack is not None:
+            if ack[0] in conns:
+                conns.remove(ack[0])
+                conns.insert(0, ack[0])
+            else:  # the sender's socket has left the room meanwhile
+                ack[0].send(ack[1])
+                ack = None
+        for conn in conns:
             seat = live.seat_of(conn.seat)
             text = None
             base = bases.get(seat)
             if (conn.delta and base is not None and base[0] != version
                     and conn.sent == (match_id, base[0], seat)):
                 if seat not in deltas:
-                    changed, gone = view_delta(base[1], live.view(seat))
-                    deltas[seat] = dumps({"type": "delta", "version": version, "match": match_id,
-                                          "base": base[0], "set": changed, "unset": gone})
+                    deltas[seat] = delta_text(version, match_json, base[0], base[1], live.view_parts(seat))
                 text = deltas[seat]
             if text is None:
                 text = full.get(seat)
                 if text is None:
-                    text = full[seat] = dumps({"type": "view", "version": version, "match": match_id,
-                                               "view": live.view(seat)})
+                    text = full[seat] = view_text(version, match_json, live.view_parts(seat))
             conn.sent = (match_id, version, seat)
-            conn.send(text)
+            if ack is not None and conn is ack[0]:
+                conn.send_texts((ack[1], text))
+            else:
+                conn.send(text)
 
-    def view_message(self, live: LiveMatch | None, conn: Conn) -> dict:
+    def view_message(self, live: LiveMatch | None, conn: Conn) -> str:
         """The full view for ``conn`` now (connect, resume); remembered as its base."""
         if live is None:
             conn.sent = None
-            return {"type": "view", "version": 0, "match": None, "view": None}
+            return dumps({"type": "view", "version": 0, "match": None, "view": None})
         seat = live.seat_of(conn.seat)
         conn.sent = (live.id, live.version, seat)
-        return {"type": "view", "version": live.version, "match": live.id, "view": live.view(seat)}
+        return view_text(live.version, dumps(live.id), live.view_parts(seat))
 
     async def send_state(self, conn: Conn) -> LiveMatch | None:
         """The connection's full view now (and the turn clock): on connect and resume."""

@@ -10,11 +10,12 @@ import json
 import socket
 import time
 
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from .procs import ServerProc, new_table
+from .procs import Seat, ServerProc, new_table
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +107,51 @@ def test_clients_that_leave_early_leave_no_traceback(server):
     time.sleep(1.5)
     log = server.log_path.read_text(errors="replace")
     assert "Traceback" not in log and "WebSocketDisconnect" not in log, log[-3000:]
+
+
+def test_a_client_that_does_not_read_is_dropped_and_the_room_plays_on(tmp_path):
+    """Under uvicorn every message is written at once (app/wsserver.py); a socket that
+    leaves over KOZYR_MAX_SEND_BUFFER bytes unsent is dropped, and nobody waits for it."""
+    srv = ServerProc(f"sqlite:///{tmp_path / 'kozyr.db'}", tmp_path / "server.log",
+                     KOZYR_MAX_SEND_BUFFER="8192", KOZYR_MESSAGE_BURST="100000").start()
+    try:
+        code, _, players = new_table(srv.base, "thousand-1000-2p", 2, {}, seed=3)
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a reader that gives up early
+        s.connect(("127.0.0.1", srv.port))
+        s.settimeout(10)
+        s.sendall((f"GET /api/rooms/{code}/ws?token={players[0]['token']} HTTP/1.1\r\nHost: x\r\n"
+                   "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        assert s.recv(12).startswith(b"HTTP/1.1 101")
+        hello = json.dumps({"type": "hello", "token": players[0]["token"]}).encode()
+        frame = bytes([0x81, 0x80 | len(hello)]) + b"\0\0\0\0" + hello  # masked with a zero key
+        start = time.monotonic()
+
+        def dropped() -> bool:
+            return "too slow; disconnecting" in srv.log_path.read_text(errors="replace")
+
+        # Each hello is answered with the whole view (~600 B), never read: past what the
+        # kernel holds for the socket (up to 4 MiB here), the server's own buffer grows.
+        for _ in range(100):
+            if dropped():
+                break
+            try:
+                s.sendall(frame * 500)
+            except OSError:
+                break  # cut off already
+            other = Seat(srv.ws_url(code, players[1]["token"]), 1)
+            try:  # meanwhile the room answers others at once
+                assert other.until(lambda m: m["type"] == "view", timeout=5)["match"]
+            finally:
+                other.close()
+        deadline = time.monotonic() + 10
+        while not dropped():
+            assert time.monotonic() < deadline, srv.log_path.read_text(errors="replace")[-2000:]
+            time.sleep(0.1)
+        assert time.monotonic() - start < 60
+        metrics = httpx.get(srv.base + "/metrics").text
+        assert "kozyr_slow_clients_total 1.0" in metrics
+        s.close()
+    finally:
+        srv.stop()
