@@ -336,17 +336,8 @@ def unfinished_matches(s: Session) -> list[m.Match]:
     return list(s.scalars(select(m.Match).where(m.Match.status == "playing")))
 
 
-def lock_match_version(s: Session | Connection, match_id: str, *, for_update: bool) -> int:
-    q = select(m.Match.version).where(m.Match.id == match_id)
-    if for_update:
-        q = q.with_for_update()
-    return s.execute(q).scalar_one()
-
-
 class VersionConflict(RuntimeError):
     """The match row is not at the version the writer expected."""
-
-
 
 
 def record_action(c: Connection, match_id: str, seq: int, seat: int, action: str,

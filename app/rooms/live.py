@@ -222,13 +222,15 @@ class LiveMatch:
         self.finished, self.abandoned = fresh.finished, fresh.abandoned
 
     def catch_up(self, db: Database) -> bool:
-        """Apply actions another process logged; True if there were any."""
-        with db.read() as s:
-            version = store.lock_match_version(s, self.id, for_update=False)
-            if version == self.version:
-                return False
-            self.follow_log(store.actions_of(s, self.id, self.version))
-            return True
+        """Apply actions another process logged; True if there were any.  One indexed
+        read of the log past our version (a match row's version is bumped in the
+        transaction that logs the action, so the log alone says what is new)."""
+        with db.engine.connect() as c:
+            rows = store.actions_of(c, self.id, self.version)
+        if not rows:
+            return False
+        self.follow_log(rows)
+        return True
 
     def follow(self, seq: int, seat: int, action: str, client_id: str | None) -> None:
         """Apply one action that another process committed at ``seq`` (its note)."""

@@ -44,7 +44,8 @@ def test_many_rooms_share_commits_and_each_ack_follows_its_commit(db):
             await writer.submit((match_id, seq, seq % 2, "pass", f"c{seq}"))
             # Acknowledged: a fresh connection sees the action already.
             with db.read() as s:
-                assert store.lock_match_version(s, match_id, for_update=False) == seq + 1
+                assert s.get(m.Match, match_id).version == seq + 1
+                assert [r.seq for r in store.actions_of(s, match_id)] == list(range(seq + 1))
 
     async def main() -> None:
         await asyncio.gather(*(room(i) for i in ids))
