@@ -5,7 +5,8 @@
 Plays whole seeded matches of each variant with bench/engine.py's policies and,
 after every action, builds what the server sends each seat (app/rooms/service.py
 push_views): the full view message, and the delta from the seat's previous view
-(app/rooms/loop.py view_text / delta_text, from the view's parts, app/rooms/live.py).  Prints
+(app/rooms/loop.py view_text / delta_text; the delta from the views' parts,
+app/rooms/live.py view_parts).  Prints
 the mean bytes per action per seat of each, and the CPU per action (all seats) of
 building the messages: views alone, + encoding the full views, + diffing and
 encoding the deltas.  The views are the same in both columns, so the difference
@@ -47,9 +48,9 @@ def measure(variant_id: str, matches: int) -> dict:
             t0 = clock()
             views = {s: m.view(s) for s in range(seats)}
             t1 = clock()
-            parts = {s: view_parts(views[s]) for s in range(seats)}
-            full = [view_text(version, match, parts[s]) for s in range(seats)]
+            full = [view_text(version, match, dumps(views[s])) for s in range(seats)]
             t2 = clock()
+            parts = {s: view_parts(views[s]) for s in range(seats)}
             deltas = [delta_text(version, match, version - 1, last[s], parts[s]) for s in range(seats)]
             t3 = clock()
             last = parts

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+import orjson
 from sqlalchemy.engine import Connection
 
 from engine import IllegalAction, find_variant
@@ -30,6 +31,9 @@ from ..db import models as m
 from ..db import store
 from ..db.session import Database
 from .hub import dumps
+
+_orjson = orjson.dumps
+OPT_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 
 log = logging.getLogger("kozyr.match")
 
@@ -107,20 +111,26 @@ class Pending:
     result: dict | None = None
 
 
-#: A view is held between pushes as its parts: each top-level key's JSON text.  A dict
-#: of strings is not tracked by the garbage collector: the views of every seat of
-#: every room, kept until the next action, never lengthen its walks (whole view trees
-#: did: hundreds of thousands of live containers in each young collection).
+#: A seat's last view is held between pushes as text: the whole view's JSON, and, for
+#: a seat with a connection that accepted deltas, each top-level key's JSON (the
+#: delta base).  Strings, and dicts of strings, are not tracked by the garbage
+#: collector: the views of every seat of every room, kept until the next action,
+#: never lengthen its walks (whole view trees did: hundreds of thousands of live
+#: containers in each young collection).
 ViewParts = dict[str, str]
 
 
 def view_parts(view: dict) -> ViewParts:
-    return {key: dumps(value) for key, value in view.items()}
+    try:  # orjson at once (hub.dumps per key: its call costs as much as the encoding)
+        return {key: _orjson(value, option=OPT_NON_STR_KEYS).decode() for key, value in view.items()}
+    except TypeError:  # what orjson refuses (an integer beyond 64 bits): hub.dumps falls back
+        return {key: dumps(value) for key, value in view.items()}
 
 
 def parts_json(parts: ViewParts) -> str:
     """The JSON object of these parts (a view, or a delta's ``set``)."""
-    return "{" + ",".join([f"{_json_key(k)}:{v}" for k, v in parts.items()]) + "}"
+    keys = _KEYS
+    return "{" + ",".join([(keys.get(k) or _json_key(k)) + v for k, v in parts.items()]) + "}"
 
 
 def parts_delta(old: ViewParts, new: ViewParts) -> tuple[ViewParts, list[str]]:
@@ -136,7 +146,7 @@ _KEYS: dict[str, str] = {}
 def _json_key(key: str) -> str:
     text = _KEYS.get(key)
     if text is None:
-        text = _KEYS[key] = dumps(key)  # the engine's view keys: a few dozen names
+        text = _KEYS[key] = dumps(key) + ":"  # the engine's view keys: a few dozen names
     return text
 
 
@@ -161,7 +171,7 @@ class LiveMatch:
         self.abandoned = row.status == "abandoned"  # stopped before its end (app/rooms/abandon.py)
         self.finished = row.status in ("finished", "abandoned")
         # The last view computed per seat, (version, view): the base of the next delta.
-        self.shown: dict[int | None, tuple[int, ViewParts]] = {}
+        self.shown: dict[int | None, tuple[int, str, ViewParts | None]] = {}  # see view_json
 
     # -- building -------------------------------------------------------------
 
@@ -336,13 +346,14 @@ class LiveMatch:
         """``view(seat)`` now, as data."""
         return self.engine.view(seat)
 
-    def view_parts(self, seat: int | None) -> ViewParts:
-        """``view(seat)`` now as its parts (memoized per version; remembered as the
-        seat's delta base)."""
+    def view_json(self, seat: int | None, parts: bool = False) -> tuple[str, ViewParts | None]:
+        """``view(seat)`` now as JSON, and (``parts``: for a delta connection) as its
+        parts; memoized per version and remembered as the seat's delta base."""
         shown = self.shown.get(seat)
-        if shown is not None and shown[0] == self.version:
-            return shown[1]
-        parts = view_parts(self.engine.view(seat))
-        self.shown[seat] = (self.version, parts)
-        return parts
+        if shown is not None and shown[0] == self.version and (shown[2] is not None or not parts):
+            return shown[1], shown[2]
+        view = self.engine.view(seat)
+        text, split = dumps(view), view_parts(view) if parts else None
+        self.shown[seat] = (self.version, text, split)
+        return text, split
 

@@ -35,9 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("kozyr.match")
 
 
-def view_text(version: int, match_json: str, parts: dict[str, str]) -> str:
-    """A ``view`` message (README "Server"), built from the view's parts."""
-    return f'{{"type":"view","version":{version},"match":{match_json},"view":{parts_json(parts)}}}'
+def view_text(version: int, match_json: str, view_json: str) -> str:
+    """A ``view`` message (README "Server")."""
+    return f'{{"type":"view","version":{version},"match":{match_json},"view":{view_json}}}'
 
 
 def delta_text(version: int, match_json: str, base_version: int, base: dict[str, str],
@@ -209,19 +209,22 @@ class MatchLoop:
             else:  # the sender's socket has left the room meanwhile
                 ack[0].send(ack[1])
                 ack = None
+        split = {live.seat_of(c.seat) for c in conns if c.delta}  # seats that need parts
         for conn in conns:
             seat = live.seat_of(conn.seat)
             text = None
             base = bases.get(seat)
-            if (conn.delta and base is not None and base[0] != version
+            if (conn.delta and base is not None and base[0] != version and base[2] is not None
                     and conn.sent == (match_id, base[0], seat)):
                 if seat not in deltas:
-                    deltas[seat] = delta_text(version, match_json, base[0], base[1], live.view_parts(seat))
+                    parts = live.view_json(seat, True)[1]
+                    assert parts is not None
+                    deltas[seat] = delta_text(version, match_json, base[0], base[2], parts)
                 text = deltas[seat]
             if text is None:
                 text = full.get(seat)
                 if text is None:
-                    text = full[seat] = view_text(version, match_json, live.view_parts(seat))
+                    text = full[seat] = view_text(version, match_json, live.view_json(seat, seat in split)[0])
             conn.sent = (match_id, version, seat)
             if ack is not None and conn is ack[0]:
                 conn.send_texts((ack[1], text))
@@ -235,7 +238,7 @@ class MatchLoop:
             return dumps({"type": "view", "version": 0, "match": None, "view": None})
         seat = live.seat_of(conn.seat)
         conn.sent = (live.id, live.version, seat)
-        return view_text(live.version, dumps(live.id), live.view_parts(seat))
+        return view_text(live.version, dumps(live.id), live.view_json(seat, conn.delta)[0])
 
     async def send_state(self, conn: Conn) -> LiveMatch | None:
         """The connection's full view now (and the turn clock): on connect and resume."""
