@@ -155,12 +155,16 @@ async def _session(kozyr: Kozyr, conn: Conn) -> None:
             msg = p.client_message.validate_json(text)
         except ValidationError as e:
             client_id = None
-            try:
-                raw = json.loads(text)
-                if isinstance(raw, dict) and isinstance(raw.get("client_id"), str):
-                    client_id = raw["client_id"][:64]
-            except (ValueError, RecursionError):  # deep nesting: pydantic said so already
-                pass
+            # JSON pydantic could parse (at most 200 levels deep: json.loads stays far from
+            # the recursion limit, where any finalizer the collector runs would fail) may
+            # name the client_id the error answers.
+            if all(err.get("type") != "json_invalid" for err in e.errors()):
+                try:
+                    raw = json.loads(text)
+                    if isinstance(raw, dict) and isinstance(raw.get("client_id"), str):
+                        client_id = raw["client_id"][:64]
+                except (ValueError, RecursionError):
+                    pass
             kozyr.error(conn, p.BAD_MESSAGE, _first_error(e), client_id)
             continue
         if isinstance(msg, p.ActionIn):
