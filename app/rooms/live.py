@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-import orjson
 from sqlalchemy.engine import Connection
 
 from engine import IllegalAction, find_variant
@@ -31,9 +30,6 @@ from ..db import models as m
 from ..db import store
 from ..db.session import Database
 from .hub import dumps
-
-_orjson = orjson.dumps
-OPT_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 
 log = logging.getLogger("kozyr.match")
 
@@ -121,16 +117,12 @@ ViewParts = dict[str, str]
 
 
 def view_parts(view: dict) -> ViewParts:
-    try:  # orjson at once (hub.dumps per key: its call costs as much as the encoding)
-        return {key: _orjson(value, option=OPT_NON_STR_KEYS).decode() for key, value in view.items()}
-    except TypeError:  # what orjson refuses (an integer beyond 64 bits): hub.dumps falls back
-        return {key: dumps(value) for key, value in view.items()}
+    return {key: dumps(value) for key, value in view.items()}
 
 
 def parts_json(parts: ViewParts) -> str:
     """The JSON object of these parts (a view, or a delta's ``set``)."""
-    keys = _KEYS
-    return "{" + ",".join([(keys.get(k) or _json_key(k)) + v for k, v in parts.items()]) + "}"
+    return "{" + ",".join([_json_key(k) + v for k, v in parts.items()]) + "}"
 
 
 def parts_delta(old: ViewParts, new: ViewParts) -> tuple[ViewParts, list[str]]:
@@ -170,8 +162,9 @@ class LiveMatch:
         self.saved_roles = 0
         self.abandoned = row.status == "abandoned"  # stopped before its end (app/rooms/abandon.py)
         self.finished = row.status in ("finished", "abandoned")
-        # The last view computed per seat, (version, view): the base of the next delta.
-        self.shown: dict[int | None, tuple[int, str, ViewParts | None]] = {}  # see view_json
+        # The last view computed per seat, (version, its JSON, its parts or None): the memo
+        # and the base of the next delta (view_json).
+        self.shown: dict[int | None, tuple[int, str, ViewParts | None]] = {}
 
     # -- building -------------------------------------------------------------
 

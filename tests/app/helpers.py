@@ -28,10 +28,12 @@ def auth(player: dict) -> dict:
 
 
 def make_room(client: TestClient, variant: str, seats: int, options: dict | None = None,
-              *, start: bool = True, seed: int | None = None) -> tuple[dict, list[dict]]:
-    """A room with every seat taken (host at seat 0) and, with start, a match started."""
+              *, start: bool = True, seed: int | None = None,
+              settings: dict | None = None) -> tuple[dict, list[dict]]:
+    """A room with every seat taken (host at seat 0) and, with start, a match started;
+    ``settings``: more fields of the room form (``rated``, ``takeback``, ``abandoned`` ...)."""
     players = [new_player(client) for _ in range(seats)]
-    r = client.post("/api/rooms", json={"variant": variant, "options": options, "seats": seats},
+    r = client.post("/api/rooms", json={"variant": variant, "options": options, "seats": seats, **(settings or {})},
                     headers=auth(players[0]))
     assert r.status_code == 201, r.text
     room = r.json()
@@ -44,6 +46,17 @@ def make_room(client: TestClient, variant: str, seats: int, options: dict | None
         assert r.status_code == 200, r.text
         room = r.json()
     return room, players
+
+
+def act_and_wait(clients: list, seat: int, action: str, version: int) -> int:
+    """``seat`` plays ``action`` at ``version``; its ack and every client's next view
+    arrive; the new version."""
+    clients[seat].act(action, f"c{version}", version)
+    ack, _ = clients[seat].recv_until(lambda m: m["type"] in ("ack", "error"))
+    assert ack["type"] == "ack", ack
+    for c in clients:
+        c.wait_view(version + 1)
+    return version + 1
 
 
 async def _receive(stream, timeout: float):

@@ -91,15 +91,9 @@ def test_host_ends_the_match_everyone_sees_it_and_nothing_more_is_applied(client
 
 
 def _rated(client, abandoned: str | None) -> tuple[dict, list[dict]]:
-    players = [new_player(client) for _ in range(3)]
-    body = {"variant": VARIANT, "seats": 3, "rated": True}
-    if abandoned is not None:
-        body["abandoned"] = abandoned
-    room = client.post("/api/rooms", json=body, headers=auth(players[0])).json()
+    room, players = make_room(client, VARIANT, 3, seed=12,
+                              settings={"rated": True, **({"abandoned": abandoned} if abandoned is not None else {})})
     assert room["abandoned"] == (abandoned or "ignored")
-    for n, p in enumerate(players[1:], start=1):
-        assert client.post(f"/api/rooms/{room['code']}/seats/{n}", headers=auth(p)).status_code == 200
-    room = client.post(f"/api/rooms/{room['code']}/start", headers=auth(players[0]), json={"seed": 12}).json()
     return room, players
 
 

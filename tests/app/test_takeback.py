@@ -11,7 +11,7 @@ from contextlib import ExitStack
 
 from app.rooms.live import LiveMatch
 
-from .helpers import auth, connect, make_room, new_player, open_table
+from .helpers import act_and_wait, auth, connect, make_room, new_player, open_table
 
 VARIANT = "thousand-ru"  # 3 seats; the bidding reveals nothing, so its calls can be taken back
 
@@ -21,22 +21,13 @@ def _table(client, stack, seed=7):
     return room, players, open_table(client, stack, room, players)
 
 
-def _act(clients, seat: int, action: str, version: int) -> int:
-    clients[seat].act(action, f"c{version}", version)
-    ack, _ = clients[seat].recv_until(lambda m: m["type"] in ("ack", "error"))
-    assert ack["type"] == "ack", ack
-    for c in clients:
-        c.wait_view(version + 1)
-    return version + 1
-
-
 def _first_move(clients) -> tuple[int, str, int]:
     """A bid that can be taken back: not the deal's first call, which shows every
     seat its hand (the blind window of rule M-5 closes) and so cannot be unseen."""
     view = clients[0].last_view
     if view["version"] == 0:
         seat = view["view"]["to_act"][0]
-        _act(clients, seat, next(a for a in clients[seat].last_view["view"]["legal"]
+        act_and_wait(clients, seat, next(a for a in clients[seat].last_view["view"]["legal"]
                                  if a.startswith("bid:")), 0)
         view = clients[0].last_view
     seat = view["view"]["to_act"][0]
@@ -61,7 +52,7 @@ def test_takeback_agreed_restores_views_and_replays_from_the_log_C3(client, kozy
         room, _, clients = _table(client, stack)
         seat, action, v0 = _first_move(clients)
         before = {c.seat: c.last_view["view"] for c in clients}
-        v1 = _act(clients, seat, action, v0)
+        v1 = act_and_wait(clients, seat, action, v0)
         clients[seat].send({"type": "takeback"})
         got, _ = clients[seat].recv_until(lambda m: m["type"] in ("takeback", "error"))
         assert got["type"] == "takeback", got["message"]
@@ -88,7 +79,7 @@ def test_takeback_agreed_restores_views_and_replays_from_the_log_C3(client, kozy
         assert fresh.version == v1 + 1
         assert [fresh.view(s) for s in range(3)] == [before[s] for s in range(3)]
         # The same seat may now play something else.
-        _act(clients, seat, action, v1 + 1)
+        act_and_wait(clients, seat, action, v1 + 1)
         detail = client.get(f"/api/matches/{match_id}").json()
         assert detail["takebacks"][0]["undone"] == v0
         assert detail["takebacks"][0]["text"].endswith(f"took back {action}, agreed by all")
@@ -98,7 +89,7 @@ def test_takeback_declined_or_expired_changes_nothing(client, kozyr):
     with ExitStack() as stack:
         _, _, clients = _table(client, stack, seed=8)
         seat, action, v0 = _first_move(clients)
-        v1 = _act(clients, seat, action, v0)
+        v1 = act_and_wait(clients, seat, action, v0)
         after = {c.seat: c.last_view["view"] for c in clients}
         clients[seat].send({"type": "takeback"})
         _answer_all(clients, seat, agree=False)
@@ -126,7 +117,7 @@ def test_takeback_refused_for_spectator_and_another_seats_action(client, kozyr):
     with ExitStack() as stack:
         room, _, clients = _table(client, stack, seed=9)
         seat, action, v0 = _first_move(clients)
-        _act(clients, seat, action, v0)
+        act_and_wait(clients, seat, action, v0)
         watcher = connect(client, stack, room["code"], new_player(client), None)
         watcher.recv_until(lambda m: m["type"] == "welcome")
         watcher.send({"type": "takeback"})
@@ -150,7 +141,7 @@ def test_takeback_refused_across_a_deal_end(client, kozyr):
             legal = clients[seat].last_view["view"]["legal"]
             act = "pass" if "pass" in legal else rng.choice(legal)
             deals = len(live.engine.history())
-            _act(clients, seat, act, view["version"])
+            act_and_wait(clients, seat, act, view["version"])
             if len(live.engine.history()) > deals:
                 break
         clients[seat].send({"type": "takeback"})
@@ -159,15 +150,8 @@ def test_takeback_refused_across_a_deal_end(client, kozyr):
 
 
 def _rated_room(client, takeback: str | None) -> tuple[dict, list[dict]]:
-    players = [new_player(client) for _ in range(3)]
-    body = {"variant": VARIANT, "seats": 3, "rated": True}
-    if takeback is not None:
-        body["takeback"] = takeback
-    room = client.post("/api/rooms", json=body, headers=auth(players[0])).json()
-    for n, p in enumerate(players[1:], start=1):
-        assert client.post(f"/api/rooms/{room['code']}/seats/{n}", headers=auth(p)).status_code == 200
-    room = client.post(f"/api/rooms/{room['code']}/start", headers=auth(players[0]), json={"seed": 5}).json()
-    return room, players
+    return make_room(client, VARIANT, 3, seed=5,
+                     settings={"rated": True, **({"takeback": takeback} if takeback is not None else {})})
 
 
 def test_takeback_refused_in_rated_room_unless_allowed(client):
@@ -177,7 +161,7 @@ def test_takeback_refused_in_rated_room_unless_allowed(client):
         with ExitStack() as stack:
             clients = open_table(client, stack, room, players)
             seat, action, v0 = _first_move(clients)
-            _act(clients, seat, action, v0)
+            act_and_wait(clients, seat, action, v0)
             clients[seat].send({"type": "takeback"})
             msg, _ = clients[seat].recv_until(lambda m: m["type"] in ("error", "takeback"))
             if allowed:
@@ -205,13 +189,13 @@ def test_takeback_bots_count_as_agreeing(client, kozyr):
                 break
             if to_act and to_act[0] in (0, 1):
                 legal = clients[to_act[0]].last_view["view"]["legal"]
-                _act(clients, to_act[0], next(a for a in legal if a.startswith("bid:")), view["version"])
+                act_and_wait(clients, to_act[0], next(a for a in legal if a.startswith("bid:")), view["version"])
             else:
                 for c in clients:
                     c.wait_view(view["version"] + 1)
         seat, action, v0 = _first_move(clients)
         assert seat == 0
-        v1 = _act(clients, 0, action, v0)
+        v1 = act_and_wait(clients, 0, action, v0)
         clients[0].send({"type": "takeback"})
         msg, _ = clients[1].recv_until(lambda m: m["type"] == "takeback")
         assert msg["waiting"] == [1]  # not the bot's seat 2
@@ -234,7 +218,7 @@ def test_history_marks_takebacks_in_the_replay_and_positions_follow_played_log(c
     with ExitStack() as stack:
         room, _, clients = _table(client, stack, seed=13)
         seat, action, v0 = _first_move(clients)
-        v1 = _act(clients, seat, action, v0)
+        v1 = act_and_wait(clients, seat, action, v0)
         clients[seat].send({"type": "takeback"})
         _answer_all(clients, seat)
         for c in clients:
@@ -247,7 +231,7 @@ def test_history_marks_takebacks_in_the_replay_and_positions_follow_played_log(c
             view = clients[0].last_view
             s = view["view"]["to_act"][0]
             legal = clients[s].last_view["view"]["legal"]
-            _act(clients, s, "pass" if "pass" in legal else rng.choice(legal), view["version"])
+            act_and_wait(clients, s, "pass" if "pass" in legal else rng.choice(legal), view["version"])
         detail = client.get(f"/api/matches/{match_id}").json()
         (mark,) = detail["takebacks"]
         assert (mark["deal"], mark["step"], mark["undone"], mark["action"]) == (1, v0, v0, action)

@@ -14,7 +14,7 @@ import pytest
 from engine import find_variant
 
 from .conftest import PG_URL, serve_two
-from .helpers import connect, make_room
+from .helpers import act_and_wait, connect, make_room
 
 VARIANT = "thousand-ru"  # 3 seats; a bid after the deal's first call can be taken back
 SEED = 7
@@ -56,14 +56,6 @@ def _plan() -> tuple[int, str, int, str]:
     return first, call, asker, next(a for a in match.legal_actions(asker) if a.startswith("bid:"))
 
 
-def _act(clients, seat: int, action: str, version: int) -> None:
-    clients[seat].act(action, f"c{version}", version)
-    ack, _ = clients[seat].recv_until(lambda m: m["type"] in ("ack", "error"))
-    assert ack["type"] == "ack", ack
-    for c in clients:
-        c.wait_view(version + 1)
-
-
 def _table(a, b, stack):
     """The asker's seat on process A, both other seats on process B; the asker's bid made."""
     first, call, asker, bid = _plan()
@@ -72,9 +64,9 @@ def _table(a, b, stack):
                for seat, player in enumerate(players)]
     for c in clients:
         c.wait_view(0)
-    _act(clients, first, call, 0)
+    act_and_wait(clients, first, call, 0)
     before = {c.seat: c.last_view["view"] for c in clients}
-    _act(clients, asker, bid, 1)
+    act_and_wait(clients, asker, bid, 1)
     return room, clients, asker, bid, before
 
 
@@ -132,7 +124,7 @@ def test_takeback_asked_on_one_process_agreed_on_the_other(two_servers):
         assert a.app.state.kozyr.live[match_id].takeback is None
         assert b.app.state.kozyr.live[match_id].takeback is None
         # The match goes on from either process.
-        _act(clients, asker, bid, 3)
+        act_and_wait(clients, asker, bid, 3)
 
 
 @pytest.mark.timeout(120)
