@@ -6,14 +6,16 @@ CONFIG.json holds this worker's slice of the rooms (whole rooms: the seats of a
 room are all here, so "the last seat got the view" is decided in one process),
 the seconds between a room's actions and the base URL for rematches (none for
 the bare server).  The worker connects every seat, lets the seat to act play at
-most once per period, and talks to the parent over pipes, one JSON line or word
-per message:
+most once per period, each room at its own moment in the period (random, kept
+after a late view: see seat_client), and talks to the parent over pipes, one
+JSON line or word per message:
 
   stdout  {"ready": seats that have their first view, "failed": seats that gave up}
           (whenever it changes), then at the end one {"result": {...}} line with
           the raw latencies in seconds and the counts
-  stdin   ``measure`` starts the measuring window, ``end`` closes it: the worker
-          prints its result and exits
+  stdin   ``settle`` (every seat has joined: the warm-up starts) collects and
+          freezes what the worker holds, ``measure`` starts the measuring window,
+          ``end`` closes it: the worker prints its result and exits
 
 Cheap on purpose: a view's envelope (type, version, match) is read with one
 anchored regex, and the full JSON is parsed only by the first seat of a room to
@@ -21,7 +23,8 @@ get that version (who is to act next, is the match over) and by the seat that
 acts (its legal actions).  Every other message (acks, errors, presence, a view
 in another layout) is parsed in full, so errors are counted as before.  No
 timeout task per receive (the parent's ``end`` cancels the seats), the
-collector frozen once the sockets are set up, and uvloop when it is installed.
+collector frozen once the sockets are set up and then run on the clock like the
+server's (app/gcpace.py), and uvloop when it is installed.
 """
 
 from __future__ import annotations
@@ -29,15 +32,20 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import math
 import random
 import re
 import resource
 import sys
 import time
+from pathlib import Path
 
 import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from app.gcpace import GcPacer  # noqa: E402  the server's own clock-paced collector
 
 # What the servers send first: {"type":"view","version":N,"match":"id","view":...}
 # (compact in app/, with spaces in bench/broadcast_server.py).  The match id is kept
@@ -212,7 +220,11 @@ async def seat_session(t: Table, seat: int, w: Worker, http: httpx.AsyncClient |
             if wait > 0:
                 await asyncio.sleep(wait)
             now = time.perf_counter()
-            t.next_at = max(now, t.next_at) + t.period
+            # The room keeps its own moment in the second: late (its view came late), it
+            # acts now and then at its next own moment.  (Starting the next period from
+            # "now" would line up every room one stall delayed into one wave a second,
+            # which then stalls the server again: a client artefact, not a load.)
+            t.next_at += t.period * max(1, math.ceil((now - t.next_at) / t.period))
             action = "pass" if "pass" in legal and t.rng.random() < 0.6 else t.rng.choice(legal)
             t.sent[key] = now
             await ws.send(json.dumps({"type": "action", "client_id": f"{msg['match']}:{version}",
@@ -247,6 +259,7 @@ async def main(config_path: str) -> None:
     http = httpx.AsyncClient(base_url=cfg["base_url"], timeout=120, limits=httpx.Limits(max_connections=20)) \
         if cfg["base_url"] else None
     tasks = []
+    pacer = GcPacer(0.1, 0)
     reporter = asyncio.create_task(report_ready(w, len(tables) * seats))
     for t in tables:
         for seat in range(seats):
@@ -254,9 +267,11 @@ async def main(config_path: str) -> None:
             if len(tasks) % 50 == 0:
                 await asyncio.sleep(cfg["pace"])  # do not stampede the accept queue
     while line := (await commands.readline()).decode().strip():
-        if line == "measure":
+        if line == "settle":  # every seat joined; the warm-up starts
             gc.collect()
             gc.freeze()  # the tables and sockets are set up: keep them out of the collector's sweeps
+            pacer.start()  # and collect on the clock, as the server does (app/gcpace.py)
+        elif line == "measure":
             w.measuring = True
         elif line.startswith("killed "):  # mode kill: the parent SIGKILLed a server at this time
             w.killed_at = float(line.split()[1])

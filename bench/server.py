@@ -347,6 +347,8 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
                          f"{[c.proc.returncode for c in clients]})")
             await asyncio.sleep(0.1)
         join_s = time.perf_counter() - joined_at
+        for c in clients:
+            await c.tell("settle")  # the workers' full collection and freeze, before the warm-up
         await asyncio.sleep(args.warmup)
         client_pids = [os.getpid()] + [c.proc.pid for c in clients]
         for c in clients:

@@ -62,12 +62,24 @@ class Conn:
         self.max_buffer = max_buffer
         self.closed = False
         self.delta = False  # hello.accept holds "delta": send deltas after actions
-        self.sent: tuple[str, int, int | None] | None = None  # (match, version, seat) of the last view
+        # The last view sent (match, version, seat): the base a delta may build on.  Three
+        # fields, not a tuple: a tuple made per view would live until the next action and
+        # be walked by the collector on the way (app/gcpace.py).
+        self.sent_match: str | None = None
+        self.sent_version = 0
+        self.sent_seat: int | None = None
         self.metrics: Metrics | None = None  # app.metrics.Metrics: counts errors sent and slow clients
         scope = getattr(ws, "scope", None)
         self.direct: Direct | None = scope.get("extensions", {}).get(DIRECT) if isinstance(scope, dict) else None
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.task = None if self.direct is not None else asyncio.create_task(self._sender())
+
+    def saw(self, match: str | None, version: int, seat: int | None) -> None:
+        """The connection was sent the view of ``seat`` at ``version`` of ``match``."""
+        self.sent_match, self.sent_version, self.sent_seat = match, version, seat
+
+    def has_seen(self, match: str, version: int, seat: int | None) -> bool:
+        return self.sent_match == match and self.sent_version == version and self.sent_seat == seat
 
     def send(self, msg: dict | str) -> None:
         if self.closed:

@@ -142,6 +142,17 @@ def _json_key(key: str) -> str:
     return text
 
 
+class Shown:
+    """A seat's last view: its version, its JSON and (for a delta connection) its
+    parts.  One per seat, updated in place: a new tuple per view would live until
+    the next action and be walked by the collector on the way (app/gcpace.py)."""
+
+    __slots__ = ("version", "text", "parts")
+
+    def __init__(self, version: int, text: str, parts: ViewParts | None) -> None:
+        self.version, self.text, self.parts = version, text, parts
+
+
 class LiveMatch:
     def __init__(self, row: m.Match, room_code: str) -> None:
         self.id = row.id
@@ -162,9 +173,8 @@ class LiveMatch:
         self.saved_roles = 0
         self.abandoned = row.status == "abandoned"  # stopped before its end (app/rooms/abandon.py)
         self.finished = row.status in ("finished", "abandoned")
-        # The last view computed per seat, (version, its JSON, its parts or None): the memo
-        # and the base of the next delta (view_json).
-        self.shown: dict[int | None, tuple[int, str, ViewParts | None]] = {}
+        # The last view computed per seat: the memo and the base of the next delta (view_json).
+        self.shown: dict[int | None, Shown] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -343,10 +353,13 @@ class LiveMatch:
         """``view(seat)`` now as JSON, and (``parts``: for a delta connection) as its
         parts; memoized per version and remembered as the seat's delta base."""
         shown = self.shown.get(seat)
-        if shown is not None and shown[0] == self.version and (shown[2] is not None or not parts):
-            return shown[1], shown[2]
+        if shown is not None and shown.version == self.version and (shown.parts is not None or not parts):
+            return shown.text, shown.parts
         view = self.engine.view(seat)
         text, split = dumps(view), view_parts(view) if parts else None
-        self.shown[seat] = (self.version, text, split)
+        if shown is None:
+            self.shown[seat] = Shown(self.version, text, split)
+        else:
+            shown.version, shown.text, shown.parts = self.version, text, split
         return text, split
 

@@ -198,7 +198,8 @@ class MatchLoop:
         ``ack``: the sender of the action and its ack, which it gets first, together
         with its view (one write)."""
         version, match_id, match_json = live.version, live.id, dumps(live.id)
-        bases = dict(live.shown)  # each seat's last view, before this push replaces it
+        # each seat's last view (version, parts), before this push replaces it
+        bases = {seat: (shown.version, shown.parts) for seat, shown in live.shown.items()}
         full: dict[int | None, str] = {}
         deltas: dict[int | None, str] = {}
         conns = self.kozyr.hub.conns(live.room_code)
@@ -214,18 +215,18 @@ class MatchLoop:
             seat = live.seat_of(conn.seat)
             text = None
             base = bases.get(seat)
-            if (conn.delta and base is not None and base[0] != version and base[2] is not None
-                    and conn.sent == (match_id, base[0], seat)):
+            if (conn.delta and base is not None and base[0] != version and base[1] is not None
+                    and conn.has_seen(match_id, base[0], seat)):
                 if seat not in deltas:
                     parts = live.view_json(seat, True)[1]
                     assert parts is not None
-                    deltas[seat] = delta_text(version, match_json, base[0], base[2], parts)
+                    deltas[seat] = delta_text(version, match_json, base[0], base[1], parts)
                 text = deltas[seat]
             if text is None:
                 text = full.get(seat)
                 if text is None:
                     text = full[seat] = view_text(version, match_json, live.view_json(seat, seat in split)[0])
-            conn.sent = (match_id, version, seat)
+            conn.saw(match_id, version, seat)
             if ack is not None and conn is ack[0]:
                 conn.send_texts((ack[1], text))
             else:
@@ -234,10 +235,10 @@ class MatchLoop:
     def view_message(self, live: LiveMatch | None, conn: Conn) -> str:
         """The full view for ``conn`` now (connect, resume); remembered as its base."""
         if live is None:
-            conn.sent = None
+            conn.saw(None, 0, None)
             return dumps({"type": "view", "version": 0, "match": None, "view": None})
         seat = live.seat_of(conn.seat)
-        conn.sent = (live.id, live.version, seat)
+        conn.saw(live.id, live.version, seat)
         return view_text(live.version, dumps(live.id), live.view_json(seat, conn.delta)[0])
 
     async def send_state(self, conn: Conn) -> LiveMatch | None:

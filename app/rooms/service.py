@@ -12,7 +12,6 @@ never one older than a view the connection already got."""
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 import time
@@ -45,6 +44,7 @@ from ..db.errors import (
 )
 from ..db.migrate import upgrade
 from ..db.session import Database
+from ..gcpace import GcPacer, freeze_startup
 from ..limits import CodeGuard
 from ..metrics import Metrics
 from ..ratings import Ratings
@@ -445,6 +445,7 @@ class Kozyr:
         self.history = History(self)  # matches, exports, players (rooms/history.py)
         self.ratings = Ratings(self)  # standings and ratings of finished matches (app/ratings.py)
         self.metrics = Metrics(self)  # /metrics (app/metrics.py)
+        self.gc = GcPacer(settings.gc_pace_ms / 1000, settings.gc_full_seconds)  # app/gcpace.py
         self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
         self._replays: OrderedDict[str, object] = OrderedDict()
         self._replay_lock = threading.Lock()  # the cache is used from worker threads
@@ -473,7 +474,8 @@ class Kozyr:
         await self.run(self.recover)
         await self.run(self.ratings.catch_up)
         if self.settings.gc_freeze:
-            tune_gc()
+            freeze_startup()
+        self.gc.start()
         for live in list(self.live.values()):  # recovered matches' bots play on
             await self.bots.poke(live)
         if self.settings.redis_url:
@@ -483,6 +485,7 @@ class Kozyr:
 
     async def shutdown(self) -> None:
         self.metrics.stop_watch()
+        self.gc.stop()
         await self.bots.stop()
         if self.fanout is not None:
             await self.fanout.stop()
@@ -607,28 +610,6 @@ class Kozyr:
                 while len(self._replays) > self.settings.history_cache:
                     self._replays.popitem(last=False)
         return match
-
-
-_gc_tuned = False
-
-
-def tune_gc() -> None:
-    """Keep the collector's pauses short (once per process).
-
-    A full collection walks every tracked object, and about 100,000 of them are the
-    modules, classes and routes loaded at start-up, which live as long as the
-    process: a pause of 50-300 ms on a busy machine, for every room at once.  They
-    are moved out of the collector's sight (gc.freeze).  Young collections run less
-    often, so fewer objects age into the old generation, and full collections (of
-    the thousands of sockets' objects, nearly all of them alive: they usually find
-    nothing) are rare, so that their pause touches well under 1% of actions."""
-    global _gc_tuned
-    if _gc_tuned:
-        return
-    _gc_tuned = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 100)
 
 
 utc = store.utc
