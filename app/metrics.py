@@ -98,12 +98,15 @@ class Metrics:
 
     async def _watch_loop(self, period: float = 0.01) -> None:
         clock = time.perf_counter
+        # One reading of each clock per tick: a tick starts where the last one ended (the
+        # process's CPU clock sums every thread's, which costs more the more threads run).
+        start, own0, all0 = clock(), time.thread_time(), time.process_time()
         while True:
-            start, own0, all0 = clock(), time.thread_time(), time.process_time()
             await asyncio.sleep(period)
-            wall = clock() - start
+            now, own1, all1 = clock(), time.thread_time(), time.process_time()
+            wall, own, every = now - start, own1 - own0, all1 - all0
+            start, own0, all0 = now, own1, all1
             lag = wall - period
-            own, every = time.thread_time() - own0, time.process_time() - all0
             gc_times, self._gc_since_tick = self._gc_since_tick, [0.0, 0.0, 0.0]
             cause = stall_cause(wall, own, every - own, gc_times, lag) if lag >= 0.005 else "none"
             self.loop_lag.labels(cause=cause).observe(max(lag, 0.0))

@@ -119,7 +119,16 @@ class RedisFanout:
                 raise
             except Exception as e:
                 log.warning("redis listener failed (%s); retrying", e)
+                for match_id in list(self.kozyr.live):  # notes may be lost meanwhile
+                    self._missed(match_id)
                 await asyncio.sleep(1)
+
+    def _missed(self, match_id: object) -> None:
+        """A note of this match was not followed here: the next connection to ask for
+        its state reads the log first (MatchLoop.send_state)."""
+        live = self.kozyr.live.get(match_id) if isinstance(match_id, str) else None
+        if live is not None:
+            live.fresh = False
 
     # -- presence ------------------------------------------------------------------
 
@@ -252,6 +261,7 @@ class RedisFanout:
             # Nobody here watches the room; just forget what may be stale.
             if note.get("kind") == "room":
                 self.kozyr.rooms.forget(code)
+            self._missed(note.get("match"))
             return
         try:
             await self.kozyr.on_remote(code, note)

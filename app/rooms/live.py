@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
 
 from engine import IllegalAction, find_variant
 from engine.core import Match as EngineMatch
@@ -175,6 +176,10 @@ class LiveMatch:
         self.finished = row.status in ("finished", "abandoned")
         # The last view computed per seat: the memo and the base of the next delta (view_json).
         self.shown: dict[int | None, Shown] = {}
+        # Memory is the log as read (load) or begun (a match started here), and no note of
+        # the match has gone unfollowed since (fanout._missed): the first connection to ask
+        # for the state needs no catch-up read (MatchLoop.send_state).
+        self.fresh = False
 
     # -- building -------------------------------------------------------------
 
@@ -212,20 +217,23 @@ class LiveMatch:
     @classmethod
     def load(cls, db: Database, match_id: str) -> LiveMatch:
         with db.read() as s:
-            row = store.match_row(s, match_id)
-            live = cls(row, store.room_code_of(s, row.room_id))
-            live._replay(store.actions_of(s, match_id))
-            live.saved_scores = len(live.engine.scoresheet())
-            live.saved_roles = len(live.engine.role_table())
-        return live
+            return cls._loaded(s, store.match_row(s, match_id))
 
     @classmethod
     def load_if_any(cls, db: Database, match_id: str) -> LiveMatch | None:
         """load(), or None if there is no such match (a broken log still raises)."""
         with db.read() as s:
-            if store.find_match(s, match_id) is None:
-                return None
-        return cls.load(db, match_id)
+            row = store.find_match(s, match_id)
+            return None if row is None else cls._loaded(s, row)
+
+    @classmethod
+    def _loaded(cls, s: Session, row: m.Match) -> LiveMatch:
+        live = cls(row, store.room_code_of(s, row.room_id))
+        live._replay(store.actions_of(s, row.id))
+        live.saved_scores = len(live.engine.scoresheet())
+        live.saved_roles = len(live.engine.role_table())
+        live.fresh = True
+        return live
 
     def reload(self, db: Database) -> None:
         """Throw the in-memory state away and rebuild it from the database."""

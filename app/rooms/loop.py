@@ -248,9 +248,12 @@ class MatchLoop:
             conn.send(self.view_message(None, conn))
             return None
         async with live.lock:
-            if self.kozyr.fanout is not None:  # other processes may have moved the match on
+            if self.kozyr.fanout is not None and not live.fresh:
+                # Other processes may have moved the match on (a match read from the log
+                # a moment ago is current: what comes after it comes as their notes).
                 if await to_thread.run_sync(live.catch_up, self.db):
                     self.push_views(live)  # unseen by the room's other connections too
+            live.fresh = False
             conn.send(self.view_message(live, conn))
             timer = self.kozyr.bots.timer_message(live)
             if timer is not None:

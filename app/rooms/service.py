@@ -12,6 +12,7 @@ never one older than a view the connection already got."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -75,6 +76,7 @@ class RoomService:
         self.codes: dict[str, str] = {}  # a code as asked for -> the room's stored code
         self.code_guard = CodeGuard(self.settings.room_lookup_burst, self.settings.room_lookup_per_minute)
         self._chat_buckets: OrderedDict[tuple[str, int], tuple[float, float]] = OrderedDict()
+        self._resolving: dict[str, asyncio.Lock] = {}  # code -> the lock of its one look-up
 
     # -- the room in memory ---------------------------------------------------------------
 
@@ -82,25 +84,39 @@ class RoomService:
         """The stored code of the room ``code`` names (exact, then upper-cased).  Raises
         UnknownRoom, or RateLimited once ``addr`` asked for too many unknown codes."""
         self.code_guard.check(addr)
-        known = self.codes.get(code)
+        known = self._known_code(code)
         if known is not None:
             return known
-        if code in self.snapshots:  # a room this process made or changed: no read
-            return code
-
-        def lookup() -> dict:
-            with self.db.read() as s:
-                return store.room_snapshot(s, store.room_by_code(s, code))
+        # The seats of a room join at once: one of them reads the room, the others wait.
+        lock = self._resolving.setdefault(code, asyncio.Lock())
         try:
-            snap = await self.k.run(lookup)
-        except UnknownRoom:
-            self.code_guard.miss(addr)
-            raise
+            async with lock:
+                known = self._known_code(code)
+                if known is not None:
+                    return known
+
+                def lookup() -> dict:
+                    with self.db.read() as s:
+                        return store.room_snapshot(s, store.room_by_code(s, code))
+                try:
+                    snap = await self.k.run(lookup)
+                except UnknownRoom:
+                    self.code_guard.miss(addr)
+                    raise
+        finally:
+            if not lock.locked() and self._resolving.get(code) is lock:
+                del self._resolving[code]
         if len(self.codes) > 100_000:  # rooms are never deleted; keep the map bounded anyway
             self.codes.clear()
         self.codes[code] = snap["code"]
         self.snapshots.setdefault(snap["code"], snap)
         return snap["code"]
+
+    def _known_code(self, code: str) -> str | None:
+        known = self.codes.get(code)
+        if known is None and code in self.snapshots:  # a room this process made or changed
+            known = code
+        return known
 
     async def snapshot(self, code: str) -> dict:
         """The room's state (``code`` is a stored code): from memory, else the database."""
@@ -349,7 +365,8 @@ class RoomService:
                     raise SeatsEmpty(f"seats {empty} are empty")
                 row = store.create_match(s, room, store.new_seed() if seed is None else seed)
                 s.flush()
-                k.live[row.id] = LiveMatch(row, room.code)
+                k.live[row.id] = live = LiveMatch(row, room.code)
+                live.fresh = True  # an empty log, as in memory
                 return store.room_snapshot(s, room), row.id, current.id if current else None
         snap, match_id, previous = await k.run(work)
         if previous is not None:

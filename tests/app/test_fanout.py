@@ -10,7 +10,7 @@ import pytest
 from engine import VARIANTS, find_variant
 
 from .conftest import serve_two
-from .helpers import Game, auth, connect, make_room, short_options
+from .helpers import Game, act_and_wait, auth, connect, make_room, short_options
 
 pytestmark = [pytest.mark.postgres, pytest.mark.skipif(not VARIANTS, reason="no variant yet")]
 
@@ -50,3 +50,35 @@ def test_a_room_split_over_two_processes(two_servers):
         vb = b.get(f"/api/matches/{room['match']['id']}").json()["version"]
         assert va == vb == game.version
         assert a.get(f"/api/rooms/{room['code']}", headers=auth(players[0])).status_code == 200
+
+
+@pytest.mark.timeout(120)
+def test_a_match_loaded_here_and_then_played_elsewhere_unwatched_is_read_again_on_join(two_servers):
+    """B loads the match when A starts it (the room note) and shows it without a second
+    read; once B's sockets have left, A's actions are notes B does not follow, so the next
+    socket on B reads the log first and gets the view at A's version, not B's old one."""
+    a, b = two_servers
+    variant_id = VARIANTS[0]
+    seats = find_variant(variant_id).seat_counts[0]
+    room, players = make_room(a, variant_id, seats, short_options(variant_id), start=False)
+    code = room["code"]
+    with ExitStack() as stack:
+        watcher = connect(b, stack, code, players[1], 1)
+        watcher.recv_until(lambda m: m["type"] == "welcome")
+        r = a.post(f"/api/rooms/{code}/start", headers=auth(players[0]), json=None)
+        assert r.status_code == 200, r.text
+        watcher.wait_view(0)  # B loaded the match from the log on A's room note
+    with ExitStack() as stack:
+        clients = [connect(a, stack, code, p, s) for s, p in enumerate(players)]
+        for c in clients:
+            c.wait_view(0)
+        version = 0
+        live = a.app.state.kozyr.live[r.json()["match"]["id"]]
+        for _ in range(3):
+            seat = live.engine.to_act()[0]
+            action = live.engine.legal_actions(seat)[0]
+            version = act_and_wait(clients, seat, action, version)
+    with ExitStack() as stack:
+        late = connect(b, stack, code, players[1], 1)
+        view = late.wait_view(0)
+        assert view["version"] == version == 3
