@@ -26,6 +26,7 @@ from engine import find_variant
 from engine.bots import LEVELS
 
 from .. import protocol as p
+from ..coalesce import Coalescer
 from ..config import Settings
 from ..db import models as m
 from ..db import store
@@ -464,6 +465,7 @@ class Kozyr:
         self.metrics = Metrics(self)  # /metrics (app/metrics.py)
         self.gc = GcPacer(settings.gc_pace_ms / 1000, settings.gc_full_seconds)  # app/gcpace.py
         self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
+        self._token_reads: Coalescer[str, tuple[int, str]] = Coalescer(self._players_of_tokens)
         self._replays: OrderedDict[str, object] = OrderedDict()
         self._replay_lock = threading.Lock()  # the cache is used from worker threads
 
@@ -553,14 +555,15 @@ class Kozyr:
         if hit is not None and hit[0] > now:
             return hit[1], hit[2]
 
-        def lookup() -> tuple[int, str] | None:
-            with self.db.read() as s:
-                player = store.player_by_token(s, token)
-                return (player.id, player.name) if player is not None else None
-        found = await self.run(lookup)
+        found = await self._token_reads.get(token)  # one query for the tokens asked at once
         if found is not None:
             self.remember_token(token, *found)
         return found
+
+    def _players_of_tokens(self, tokens: list[str]) -> dict[str, tuple[int, str]]:
+        """(A worker thread.)  (id, name) of each known token's player."""
+        with self.db.read() as s:
+            return {t: (p.id, p.name) for t, p in store.players_by_tokens(s, tokens).items()}
 
     def remember_token(self, token: str, player_id: int, name: str) -> None:
         """Remember a token's player (a look-up, or a player just created here: his

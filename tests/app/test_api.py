@@ -165,13 +165,13 @@ def test_a_player_made_here_joins_without_a_token_look_up(client, monkeypatch):
     from .helpers import connect
 
     room, players = make_room(client, FIRST, find_variant(FIRST).seat_counts[0])
-    real, reads = store.player_by_token, []
+    real, reads = store.players_by_tokens, []
 
-    def counted(s, token):
-        reads.append(token)
-        return real(s, token)
+    def counted(s, tokens):
+        reads.extend(tokens)
+        return real(s, tokens)
 
-    monkeypatch.setattr(store, "player_by_token", counted)
+    monkeypatch.setattr(store, "players_by_tokens", counted)
     with ExitStack() as stack:
         for seat, p in enumerate(players):
             c = connect(client, stack, room["code"], p, seat)
