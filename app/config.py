@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     hello_timeout: float = 10.0  # seconds to wait for the first message without ?token=
     history_cache: int = 64  # finished matches kept replayed in memory
     gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector
-    gc_pace_ms: float = 100.0  # the loop collects the young generation this often (app/gcpace.py); 0: CPython's counts
+    gc_pace_ms: float = 100.0  # the loop collects the young and middle generations this often (app/gcpace.py); 0: CPython's counts
     gc_full_seconds: float = 600.0  # ... and every generation this often (0: only CPython's own trigger)
     stall_log_ms: float = 50.0  # log event-loop stalls and gc pauses longer than this; 0: never
 

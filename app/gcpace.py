@@ -53,7 +53,6 @@ class GcPacer:
     def __init__(self, pace: float, full_every: float) -> None:
         self.pace, self.full_every = pace, full_every
         self.task: asyncio.Task | None = None
-        self.ticks = 0
 
     def start(self) -> None:
         global _saved_threshold
@@ -76,7 +75,6 @@ class GcPacer:
         last_full = time.monotonic()
         while True:
             await asyncio.sleep(self.pace)
-            self.ticks += 1
             now = time.monotonic()
             if self.full_every > 0 and now - last_full >= self.full_every:
                 last_full = now

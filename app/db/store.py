@@ -102,12 +102,15 @@ def player_by_token(s: Session, token: str | None) -> m.Player | None:
 def players_by_tokens(s: Session, tokens: list[str]) -> dict[str, m.Player]:
     """The players of these tokens (one query for many: a storm of joins), by token;
     unknown tokens are left out."""
+    from .accounts import player_by_device_token
+
     digests = {token_hash(t): t for t in tokens if t and len(t) <= 200}
-    found = {digests[p.token_hash]: p for p in
-             s.scalars(select(m.Player).where(m.Player.token_hash.in_(list(digests))))} if digests else {}
+    if not digests:
+        return {}
+    rows = s.scalars(select(m.Player).where(m.Player.token_hash.in_(list(digests))))
+    found = {digests[p.token_hash]: p for p in rows}
     for digest, token in digests.items():
         if token not in found:  # a further device's token (app/db/accounts.py)
-            from .accounts import player_by_device_token
             player = player_by_device_token(s, digest)
             if player is not None:
                 found[token] = player

@@ -95,12 +95,8 @@ class RoomService:
                 known = self._known_code(code)
                 if known is not None:
                     return known
-
-                def lookup() -> dict:
-                    with self.db.read() as s:
-                        return store.room_snapshot(s, store.room_by_code(s, code))
                 try:
-                    snap = await self.k.run(lookup)
+                    snap = await self.k.run(self._read_room, code)
                 except UnknownRoom:
                     self.code_guard.miss(addr)
                     raise
@@ -123,12 +119,13 @@ class RoomService:
         """The room's state (``code`` is a stored code): from memory, else the database."""
         snap = self.snapshots.get(code)
         if snap is None:
-            def load() -> dict:
-                with self.db.read() as s:
-                    return store.room_snapshot(s, store.room_by_code(s, code))
-            snap = await self.k.run(load)
-            snap = self.snapshots.setdefault(code, snap)
+            snap = self.snapshots.setdefault(code, await self.k.run(self._read_room, code))
         return snap
+
+    def _read_room(self, code: str) -> dict:
+        """(A worker thread.)  The room's state from the database (UnknownRoom if none)."""
+        with self.db.read() as s:
+            return store.room_snapshot(s, store.room_by_code(s, code))
 
     def forget(self, code: str) -> None:
         """Another process changed the room: read it afresh when next needed."""
