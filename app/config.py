@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     # uvicorn's websocket protocol; app/wsserver.py answers an over-long request
     # line or header with a status at once (uvicorn's own never answered)
     ws_impl: str = "app.wsserver:PromptRefusalProtocol"
+    # connections the kernel holds for accepting (capped by net.core.somaxconn): a storm
+    # of reconnects beyond it is dropped and retried by the clients 1, 3, 7 ... s later
+    backlog: int = 4096
     max_name_length: int = 40
     max_chat_length: int = 500
     chat_burst: int = 5  # chat messages allowed at once ...

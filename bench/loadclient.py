@@ -60,6 +60,7 @@ class Worker:
         self.errors = 0
         self.matches = 0
         self.failures: list[str] = []
+        self.joins: list[tuple[str, float, float]] = []  # (host:port, handshake s, first view s)
         self.ready = 0  # seats that have their first view
         self.measuring = False
         self.views = 0  # views handled, and of them the ones parsed in full
@@ -133,7 +134,9 @@ async def seat_session(t: Table, seat: int, w: Worker, http: httpx.AsyncClient |
                        first: bool) -> None:
     ready = not first
     url = url + ("&accept=delta" if t.delta else "")
+    began = time.perf_counter()
     async with connect(url, max_size=2**22, open_timeout=120) as ws:
+        opened = time.perf_counter()
         last: tuple[int, dict] | None = None  # delta mode: this seat's view (version, view)
         while True:  # a close by the server raises (a failure); the end of the run cancels us
             raw = await ws.recv()
@@ -172,6 +175,8 @@ async def seat_session(t: Table, seat: int, w: Worker, http: httpx.AsyncClient |
             if not ready:
                 ready = True
                 w.ready += 1
+                # the join's two waits: the handshake, then the first view after it
+                w.joins.append((url.split("/")[2], round(opened - began, 4), round(time.perf_counter() - opened, 4)))
             no = t.match_no.get(match)
             if no is None:
                 no = t.match_no[match] = len(t.match_no)
@@ -285,7 +290,7 @@ async def main(config_path: str) -> None:
     say({"result": {"latencies": w.latencies, "actions": w.actions, "errors": w.errors,
                     "matches": w.matches, "ready": w.ready, "failures": w.failures,
                     "views": w.views, "full_parses": w.full_parses, "deltas": w.deltas,
-                    "acked": w.acked, "killed_at": w.killed_at, "back": w.back}})
+                    "acked": w.acked, "joins": w.joins, "killed_at": w.killed_at, "back": w.back}})
     reporter.cancel()
     for task in tasks:
         task.cancel()

@@ -6,7 +6,10 @@ move (passing often) at most once a second per room, and measures the latency
 from sending an action to the LAST seat of the room receiving the resulting view
 (p50 / p99), actions/s, the server's CPU, and whether p99 < --target-ms.
 Measuring starts only once every seat has its first view (join_wait_s) plus
---warmup: the joins of thousands of sockets are not steady play.
+--warmup: the joins of thousands of sockets are not steady play.  join_ms splits a
+seat's join, per server: the websocket handshake (connect until the 101 answer:
+seconds here mean the kernel's accept queue held the connection, or overflowed
+and the client's SYN was retried) and the wait from there to the first view.
 
 Modes:
   one   one ``app.cli serve`` process (SQLite file, or --database-url)
@@ -35,7 +38,8 @@ client, not the server, sets the pace), client_full_parse_share the share of
 views a worker parsed in full (the rest it reads by their envelope only).
 KOZYR_BENCH_PROFILE=PATH profiles the server process to PATH (cProfile; in modes two
 and kill process i to PATH.i), KOZYR_BENCH_PYSPY=PATH samples every thread of
-server i during the measuring window to PATH.i (py-spy, if installed),
+server i during the measuring window to PATH.i (py-spy, if installed; more of its
+flags in KOZYR_BENCH_PYSPY_ARGS, e.g. "--gil" for the thread holding the GIL only),
 KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i.
 
     .venv/bin/python bench/server.py --rooms 50 100 200 400 --seconds 15 --modes one two bare
@@ -152,7 +156,7 @@ def py_spy(procs: list[subprocess.Popen], seconds: float) -> list[subprocess.Pop
     exe = Path(sys.executable).with_name("py-spy")
     return [subprocess.Popen([str(exe) if exe.exists() else "py-spy", "record", "--pid", str(proc.pid), "--duration", str(int(seconds)),
                               "--rate", "200", "--format", "raw", "--threads", "--nonblocking",
-                              "--output", f"{path}.{i}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              "--output", f"{path}.{i}", *shlex.split(os.environ.get("KOZYR_BENCH_PYSPY_ARGS", ""))], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for i, proc in enumerate(procs)]
 
 
@@ -410,6 +414,15 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
     for failure in [f for r in results for f in r["failures"]][:3]:
         print(f"client failure ({mode}, {rooms} rooms): {failure}", file=sys.stderr)
     lat = [x for r in results for x in r["latencies"]]
+    joins: dict[str, list[tuple[float, float]]] = {}  # per server: (handshake, first view after it)
+    for r in results:
+        for host, shake, first in r.get("joins", []):
+            joins.setdefault(host, []).append((shake, first))
+    join_ms = {f"server{ports.index(int(host.rsplit(':', 1)[1]))}": {
+        "handshake_p50": round(pct([j[0] for j in js], 50) * 1000, 1),
+        "handshake_p99": round(pct([j[0] for j in js], 99) * 1000, 1),
+        "view_p50": round(pct([j[1] for j in js], 50) * 1000, 1),
+        "view_p99": round(pct([j[1] for j in js], 99) * 1000, 1)} for host, js in sorted(joins.items())}
     actions = sum(r["actions"] for r in results)
     ready = sum(r["ready"] for r in results)
     views = sum(r["views"] for r in results)
@@ -427,6 +440,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "load_avg": round(os.getloadavg()[0], 1), "errors": sum(r["errors"] for r in results),
             "seats_joined": ready, "join_wait_s": round(join_s, 1),
             "seats_joined_per_s": round(ready / join_s, 1) if join_s > 0 else None,
+            "join_ms": join_ms,
             "deltas": sum(r.get("deltas", 0) for r in results),
             "loop_stalls": lag, "loop_lag_hist": hist,
             "matches_finished": sum(r["matches"] for r in results),

@@ -12,7 +12,19 @@ from the log.
 The thread keeps one connection of its own: a pool checkout, its reset and its
 check-in per batch cost more than the two statements (the thread's CPU per
 action fell from 0.16-0.30 to 0.05-0.14 ms in paired runs at 200 rooms,
-bench/thread_cpu.sh; bench/results/server-perf-2026-12-01.txt)."""
+bench/thread_cpu.sh; bench/results/server-perf-2026-12-01.txt).
+
+Inline (SQLite, ``inline=True``, the match loop's writer): a batch is committed on
+the event loop itself, at the end of the loop's turn in which its writes came, when
+the single-writer lock is free at that moment (else the batch goes to the thread,
+which waits for the lock).  A commit in WAL mode with synchronous=NORMAL is a few
+writes into the WAL file, no fsync, so it costs the loop tens of microseconds,
+while handing it to the thread cost a wake-up of the thread, the GIL passed back
+and forth, and a wake-up of the loop for the ack (in this machine's VM each wake
+from sleep costs 35-200 us of CPU).  The fsync a WAL checkpoint does would stall
+the loop, so the loop's connection never checkpoints (wal_autocheckpoint=0): every
+``checkpoint_every`` inline commits it asks the thread for a passive checkpoint.
+The same promise holds: a write's future settles only after its commit."""
 
 from __future__ import annotations
 
@@ -24,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 
 from . import store
 from .session import Database
@@ -31,6 +44,7 @@ from .session import Database
 log = logging.getLogger("kozyr.writer")
 
 _STOP = object()
+_CHECKPOINT = object()
 
 
 class GroupWriter:
@@ -39,10 +53,17 @@ class GroupWriter:
 
     thread_name = "kozyr-writer"
 
-    def __init__(self, db: Database, max_batch: int = 500) -> None:
+    def __init__(self, db: Database, max_batch: int = 500, inline: bool = False,
+                 checkpoint_every: int = 200) -> None:
         self.db = db
         self.max_batch = max_batch
+        self.inline = inline and db.is_sqlite
+        self.checkpoint_every = checkpoint_every
         self.conn: Connection | None = None  # the thread's own, opened on its first batch
+        self.loop_conn: Connection | None = None  # inline: the event loop's own
+        self.pending: list[tuple] = []  # inline: the writes of this turn of the loop
+        self.inline_batches = 0
+        self.checkpoints = 0
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
         self.batches = 0
@@ -53,20 +74,94 @@ class GroupWriter:
         given, in the next transaction; the future settles after its commit or failure."""
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
+        if self.inline:
+            if not self.pending:
+                loop.call_soon(self._flush)
+            self.pending.append((row, extra, loop, fut))
+            return fut
+        self._to_thread((row, extra, loop, fut))
+        return fut
+
+    def _to_thread(self, item: object) -> None:
         if self.thread is None:
             self.thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
             self.thread.start()
-        self.queue.put((row, extra, loop, fut))
-        return fut
+        self.queue.put(item)
+
+    def _flush(self) -> None:
+        """Inline: commit this turn's writes here if no other writer holds SQLite now."""
+        batch, self.pending = self.pending, []
+        if not batch:
+            return
+        if not self.db.try_writing():
+            for item in batch:  # a worker thread is writing (a room, a seat): the thread waits for it
+                self._to_thread(item)
+            return
+        error: BaseException | None = None
+        try:
+            if self.loop_conn is None:
+                self.loop_conn = self._open_loop_conn()
+            with self.loop_conn.begin():
+                self._write(self.loop_conn, batch)
+        except OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                error = e
+            else:  # a writer outside the lock (never waited for here): the thread waits for it
+                for item in batch:
+                    self._to_thread(item)
+                return
+        except BaseException as e:  # nothing of this batch was committed
+            error = e
+        finally:
+            self.db.done_writing()
+        if error is not None:
+            log.error("a batch of %d write(s) failed: %r", len(batch), error)
+            self._close_loop_conn()
+        self.batches += 1
+        self.inline_batches += 1
+        self.writes += len(batch)
+        _settle_all([(fut, error) for _, _, _, fut in batch])
+        if self.inline_batches % self.checkpoint_every == 0:
+            self._to_thread(_CHECKPOINT)
+
+    def _open_loop_conn(self) -> Connection:
+        conn = self.db.engine.connect()
+        conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")  # the thread checkpoints, off the loop
+        conn.exec_driver_sql("PRAGMA busy_timeout=0")  # never wait on the loop (see _flush)
+        conn.commit()
+        return conn
+
+    def _close_loop_conn(self) -> None:
+        """Discard the loop's connection (its pragmas stay out of the pool)."""
+        conn, self.loop_conn = self.loop_conn, None
+        if conn is not None:
+            try:
+                conn.invalidate()
+                conn.close()
+            except Exception:
+                pass
+
+    @staticmethod
+    def _write(conn: Connection, batch: list) -> None:
+        store.record_actions(conn, [item[0] for item in batch])
+        for _, extra, _, _ in batch:
+            if extra is not None:
+                extra(conn)
+
+    def flush(self) -> None:
+        """Inline: commit this turn's writes now (call in the loop, e.g. before stop)."""
+        self._flush()
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Commit what is queued, then end the thread."""
+        """Commit what is queued, then end the thread (inline writes: flush first)."""
         if self.thread is not None:
             self.queue.put(_STOP)
             self.thread.join(timeout)
             self.thread = None
-            if self.batches:
-                log.info("writer: %d action(s) in %d commit(s)", self.writes, self.batches)
+        self._close_loop_conn()
+        if self.batches:
+            log.info("writer: %d action(s) in %d commit(s), %d on the loop", self.writes, self.batches,
+                     self.inline_batches)
 
     def _run(self) -> None:
         stopping = False
@@ -74,6 +169,9 @@ class GroupWriter:
             item = self.queue.get()
             if item is _STOP:
                 break
+            if item is _CHECKPOINT:
+                self._checkpoint()
+                continue
             batch = [item]
             while len(batch) < self.max_batch:
                 try:
@@ -83,6 +181,8 @@ class GroupWriter:
                 if item is _STOP:
                     stopping = True
                     break
+                if item is _CHECKPOINT:
+                    continue  # this batch's own commit may checkpoint (the thread's connection does)
                 batch.append(item)
             error: BaseException | None = None
             refused: set[int] = set()
@@ -114,19 +214,33 @@ class GroupWriter:
         if self.conn is None:
             self.conn = self.db.engine.connect()
         with self.db.writing(), self.conn.begin():
-            store.record_actions(self.conn, [item[0] for item in batch])
-            for _, extra, _, _ in batch:
-                if extra is not None:
-                    extra(self.conn)
+            self._write(self.conn, batch)
         return set()
 
+    def _checkpoint(self) -> None:
+        """Copy the WAL back into the database file (with its fsync), off the loop;
+        passive: it waits for nobody, and the next one takes up what it left."""
+        try:
+            if self.conn is None:
+                self.conn = self.db.engine.connect()
+            self.conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            self.conn.commit()
+            self.checkpoints += 1
+        except Exception as e:
+            log.warning("WAL checkpoint failed: %r", e)
+            self._close()
+
     def _close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:  # a broken connection: the pool discards it
-                pass
-            self.conn = None
+        conn, self.conn = self.conn, None
+        _close(conn)
+
+
+def _close(conn: Connection | None) -> None:
+    if conn is not None:
+        try:
+            conn.close()
+        except Exception:  # a broken connection: the pool discards it
+            pass
 
 
 def _settle_all(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:

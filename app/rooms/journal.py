@@ -63,7 +63,8 @@ class GroupCommitJournal(Journal):
 
     def __init__(self, db: Database, writer: GroupWriter | None = None) -> None:
         super().__init__(db)
-        self.writer = writer if writer is not None else GroupWriter(db)
+        # SQLite: commits on the loop when the writer's lock is free (app/db/writer.py)
+        self.writer = writer if writer is not None else GroupWriter(db, inline=True)
         self.forget = lambda live: None  # set by the owner: drop a match whose memory is ahead
 
     async def commit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
@@ -115,6 +116,7 @@ class GroupCommitJournal(Journal):
             self.forget(live)  # memory is ahead of the log: load it afresh next time
 
     async def stop(self) -> None:
+        self.writer.flush()
         await to_thread.run_sync(self.writer.stop)
 
 

@@ -35,9 +35,10 @@ def logged(db: Database) -> dict[str, tuple[int, int]]:
     return {k: (v, counts.get(k, 0)) for k, v in versions.items()}
 
 
-def test_many_rooms_share_commits_and_each_ack_follows_its_commit(db):
+@pytest.mark.parametrize("inline", [False, True], ids=["thread", "inline"])
+def test_many_rooms_share_commits_and_each_ack_follows_its_commit(db, inline):
     ids = make_matches(db, 40)
-    writer = GroupWriter(db)
+    writer = GroupWriter(db, inline=inline)
 
     async def room(match_id: str) -> None:
         for seq in range(5):
@@ -55,6 +56,7 @@ def test_many_rooms_share_commits_and_each_ack_follows_its_commit(db):
     assert logged(db) == {i: (5, 5) for i in ids}
     assert writer.writes == 200
     assert writer.batches < writer.writes  # rooms were committed together
+    assert writer.inline_batches == (writer.batches if inline else 0)
 
 
 def test_a_failed_batch_commits_nothing_and_fails_every_write(db):
@@ -90,3 +92,33 @@ def test_stop_commits_what_is_queued(db):
 
     asyncio.run(main())
     assert logged(db) == {match_id: (3, 3)}
+
+
+def test_inline_writes_wait_for_another_writer_in_the_thread_and_checkpoint_there(db):
+    """On the loop, a batch is committed only if no other writer holds SQLite at that
+    moment: else the thread takes it and waits; the loop's connection never
+    checkpoints (no fsync on the loop), the thread does, every checkpoint_every commits."""
+    (match_id,) = make_matches(db, 1)
+    writer = GroupWriter(db, inline=True, checkpoint_every=5)
+
+    async def main() -> None:
+        for seq in range(10):
+            await writer.submit((match_id, seq, 0, "pass", f"c{seq}"))
+        assert writer.inline_batches == 10 and writer.thread is not None  # asked for checkpoints
+        db._write_lock.acquire()  # a room being created in a worker thread, say
+        fut = writer.submit((match_id, 10, 0, "pass", "c10"))
+        await asyncio.sleep(0.2)
+        assert not fut.done()  # not acknowledged: not committed
+        assert logged(db) == {match_id: (10, 10)}
+        db._write_lock.release()
+        await fut
+        assert logged(db) == {match_id: (11, 11)}
+
+    asyncio.run(main())
+    assert writer.loop_conn is not None
+    assert writer.loop_conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    writer.loop_conn.rollback()
+    writer.stop()
+    assert writer.inline_batches == 10 and writer.batches == 11
+    assert writer.checkpoints == 2
+    assert logged(db) == {match_id: (11, 11)}
