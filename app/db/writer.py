@@ -1,9 +1,9 @@
-"""Group commit for SQLite: one thread writes the match loop's actions in batches.
+"""Group commit for SQLite: the match loop's actions are written in batches.
 
 SQLite has one writer at a time, and a commit (now and then with a WAL
 checkpoint and its fsync) must never stall the event loop that serves every
-room.  The loop hands each write to this thread and awaits a future; the
-thread takes everything queued, runs it in ONE transaction, commits, and only
+room.  In the thread mode the loop hands each write to a thread and awaits a
+future; the thread takes everything queued, runs it in ONE transaction, commits, and only
 then settles the futures, so an action is acknowledged (and its views sent)
 only once it is durable.  If the transaction fails, every write in it fails
 (nothing of the batch is in the database) and each caller rebuilds its match
@@ -17,13 +17,16 @@ bench/thread_cpu.sh; bench/results/server-perf-2026-12-01.txt).
 Inline (SQLite, ``inline=True``, the match loop's writer): a batch is committed on
 the event loop itself, at the end of the loop's turn in which its writes came, when
 the single-writer lock is free at that moment (else the batch goes to the thread,
-which waits for the lock).  A commit in WAL mode with synchronous=NORMAL is a few
-writes into the WAL file, no fsync, so it costs the loop tens of microseconds,
-while handing it to the thread cost a wake-up of the thread, the GIL passed back
-and forth, and a wake-up of the loop for the ack (in this machine's VM each wake
-from sleep costs 35-200 us of CPU).  The fsync a WAL checkpoint does would stall
-the loop, so the loop's connection never checkpoints (wal_autocheckpoint=0): every
-``checkpoint_every`` inline commits it asks the thread for a passive checkpoint.
+which waits for the lock; a "database is locked" from a writer outside the lock
+does the same, the loop's connection never waits: busy_timeout=0).  A commit in WAL
+mode with synchronous=NORMAL is a few writes into the WAL file, no fsync; in the
+server it costs the loop about 80 us of CPU plus 80 us per write, about what the
+thread spent on it, and the thread's hand-off (waking it, the GIL passed back and
+forth, waking the loop for the ack) is saved: all threads together 0.62 against
+0.67 ms per action at 800 rooms, 1.02 against 1.04 at 200, back to back
+(bench/results/server-inline-2026-12-01.txt).  The fsync of a WAL checkpoint would
+stall the loop, so the loop's connection never checkpoints (wal_autocheckpoint=0):
+every ``checkpoint_every`` inline commits it asks the thread for a passive one.
 The same promise holds: a write's future settles only after its commit."""
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -103,7 +107,7 @@ class GroupWriter:
                 self.loop_conn = self._open_loop_conn()
             with self.loop_conn.begin():
                 self._write(self.loop_conn, batch)
-        except OperationalError as e:
+        except (OperationalError, sqlite3.OperationalError) as e:  # raised wrapped or raw (store's cursor)
             if "locked" not in str(e) and "busy" not in str(e):
                 error = e
             else:  # a writer outside the lock (never waited for here): the thread waits for it

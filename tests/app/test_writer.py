@@ -122,3 +122,30 @@ def test_inline_writes_wait_for_another_writer_in_the_thread_and_checkpoint_ther
     assert writer.inline_batches == 10 and writer.batches == 11
     assert writer.checkpoints == 2
     assert logged(db) == {match_id: (11, 11)}
+
+
+def test_inline_writes_behind_a_writer_outside_the_lock_wait_in_the_thread(db, tmp_path):
+    """A writer that holds SQLite without the process's lock (another program on the
+    file, say): the loop's commit gets "database is locked" at once (it never waits),
+    and the thread commits the batch once that writer is done; nothing is
+    acknowledged before."""
+    import sqlite3
+
+    (match_id,) = make_matches(db, 1)
+    writer = GroupWriter(db, inline=True)
+    other = sqlite3.connect(tmp_path / "w.db", isolation_level=None)
+
+    async def main() -> None:
+        await writer.submit((match_id, 0, 0, "pass", "a"))  # on the loop
+        other.execute("BEGIN IMMEDIATE")
+        fut = writer.submit((match_id, 1, 0, "pass", "b"))
+        await asyncio.sleep(0.3)
+        assert not fut.done() and writer.inline_batches == 1
+        other.execute("ROLLBACK")
+        await fut
+        assert logged(db) == {match_id: (2, 2)}
+
+    asyncio.run(main())
+    other.close()
+    writer.stop()
+    assert writer.inline_batches == 1 and writer.batches == 2
