@@ -152,8 +152,15 @@ def test_the_qr_code_of_the_invite_loads(server, new_page, screenshots, size):
     page.goto(server + room["invite_path"])
     qr = page.locator("[data-role=invite-qr]")
     qr.wait_for()
-    page.wait_for_function("() => { const i = document.querySelector('[data-role=invite-qr]'); return i.complete && i.naturalWidth > 0; }")
-    box = qr.bounding_box()
+    # Loaded and its box read in one evaluation: the lobby may render the image anew
+    # between two calls from here (a room or presence message), and a box asked of
+    # the old one in between is none (seen once in CI).
+    box = page.wait_for_function("""() => {
+        const i = document.querySelector('[data-role=invite-qr]');
+        if (!i || !i.complete || i.naturalWidth === 0) return null;
+        const r = i.getBoundingClientRect();
+        return r.width > 0 ? {x: r.x, width: r.width} : null;
+    }""").json_value()
     assert box["width"] >= 96 and box["x"] + box["width"] <= SIZES[size]["width"]
     no_sideways_overflow(page)
     page.screenshot(path=str(screenshots / f"invite-qr-pl-{size}.png"))
