@@ -67,11 +67,8 @@ class PgGroupWriter(GroupWriter):
 
     def _commit(self, batch: list) -> set[int]:
         # The thread's own connection, as on SQLite: a pool checkout per batch cost a
-        # ping and a reset (two more round trips) and the pool's bookkeeping.  A batch
-        # that fails closes it (GroupWriter._run), the next one connects afresh.
-        if self.conn is None:
-            self.conn = self.db.engine.connect()
-        c = self.conn
+        # ping and a reset (two more round trips) and the pool's bookkeeping.
+        c = self.thread_conn()
         with c.begin():
             refused = record_batch(c, [item[0] for item in batch])
             for i, (_, extra, _, _) in enumerate(batch):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import sqlalchemy_url
@@ -50,12 +50,6 @@ class Database:
         finally:
             if lock is not None:
                 lock.release()
-
-    @contextmanager
-    def write_conn(self) -> Iterator[Connection]:
-        """Like write(), with a bare Connection: the hot path of the match loop."""
-        with self.writing(), self.engine.begin() as conn:
-            yield conn
 
     @contextmanager
     def writing(self) -> Iterator[None]:

@@ -80,7 +80,7 @@ class GroupWriter:
         fut = loop.create_future()
         if self.inline:
             if not self.pending:
-                loop.call_soon(self._flush)
+                loop.call_soon(self.flush)
             self.pending.append((row, extra, loop, fut))
             return fut
         self._to_thread((row, extra, loop, fut))
@@ -92,32 +92,32 @@ class GroupWriter:
             self.thread.start()
         self.queue.put(item)
 
-    def _flush(self) -> None:
-        """Inline: commit this turn's writes here if no other writer holds SQLite now."""
+    def flush(self) -> None:
+        """Inline: commit this turn's writes here, now, if no other writer holds SQLite
+        (else the thread waits for it); called at the end of the turn, and before stop."""
         batch, self.pending = self.pending, []
         if not batch:
             return
-        if not self.db.try_writing():
-            for item in batch:  # a worker thread is writing (a room, a seat): the thread waits for it
+        error: BaseException | None = None
+        handed = not self.db.try_writing()  # a worker thread is writing (a room, a seat)
+        if not handed:
+            try:
+                if self.loop_conn is None:
+                    self.loop_conn = self._open_loop_conn()
+                with self.loop_conn.begin():
+                    self._write(self.loop_conn, batch)
+            except (OperationalError, sqlite3.OperationalError) as e:  # wrapped or raw (store's cursor)
+                # "locked": a writer outside the lock, never waited for here
+                handed = "locked" in str(e) or "busy" in str(e)
+                error = None if handed else e
+            except BaseException as e:  # nothing of this batch was committed
+                error = e
+            finally:
+                self.db.done_writing()
+        if handed:
+            for item in batch:
                 self._to_thread(item)
             return
-        error: BaseException | None = None
-        try:
-            if self.loop_conn is None:
-                self.loop_conn = self._open_loop_conn()
-            with self.loop_conn.begin():
-                self._write(self.loop_conn, batch)
-        except (OperationalError, sqlite3.OperationalError) as e:  # raised wrapped or raw (store's cursor)
-            if "locked" not in str(e) and "busy" not in str(e):
-                error = e
-            else:  # a writer outside the lock (never waited for here): the thread waits for it
-                for item in batch:
-                    self._to_thread(item)
-                return
-        except BaseException as e:  # nothing of this batch was committed
-            error = e
-        finally:
-            self.db.done_writing()
         if error is not None:
             log.error("a batch of %d write(s) failed: %r", len(batch), error)
             self._close_loop_conn()
@@ -131,7 +131,7 @@ class GroupWriter:
     def _open_loop_conn(self) -> Connection:
         conn = self.db.engine.connect()
         conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")  # the thread checkpoints, off the loop
-        conn.exec_driver_sql("PRAGMA busy_timeout=0")  # never wait on the loop (see _flush)
+        conn.exec_driver_sql("PRAGMA busy_timeout=0")  # never wait on the loop (see flush)
         conn.commit()
         return conn
 
@@ -151,10 +151,6 @@ class GroupWriter:
         for _, extra, _, _ in batch:
             if extra is not None:
                 extra(conn)
-
-    def flush(self) -> None:
-        """Inline: commit this turn's writes now (call in the loop, e.g. before stop)."""
-        self._flush()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Commit what is queued, then end the thread (inline writes: flush first)."""
@@ -215,24 +211,29 @@ class GroupWriter:
     def _commit(self, batch: list) -> set[int]:
         """One transaction for the batch, with the single-writer lock (SQLite) held; the
         indexes of the writes refused (none here: one process owns a SQLite file)."""
-        if self.conn is None:
-            self.conn = self.db.engine.connect()
-        with self.db.writing(), self.conn.begin():
-            self._write(self.conn, batch)
+        conn = self.thread_conn()
+        with self.db.writing(), conn.begin():
+            self._write(conn, batch)
         return set()
 
     def _checkpoint(self) -> None:
         """Copy the WAL back into the database file (with its fsync), off the loop;
         passive: it waits for nobody, and the next one takes up what it left."""
         try:
-            if self.conn is None:
-                self.conn = self.db.engine.connect()
-            self.conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-            self.conn.commit()
+            conn = self.thread_conn()
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            conn.commit()
             self.checkpoints += 1
         except Exception as e:
             log.warning("WAL checkpoint failed: %r", e)
             self._close()
+
+    def thread_conn(self) -> Connection:
+        """(The thread.)  Its own connection, opened on first use and kept; a failed batch
+        closes it (_close) and the next one connects afresh."""
+        if self.conn is None:
+            self.conn = self.db.engine.connect()
+        return self.conn
 
     def _close(self) -> None:
         conn, self.conn = self.conn, None
