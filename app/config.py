@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     # connections the kernel holds for accepting (capped by net.core.somaxconn): a storm
     # of reconnects beyond it is dropped and retried by the clients 1, 3, 7 ... s later
     backlog: int = 4096
+    # SQLite: the loop commits the actions of this many milliseconds in one transaction
+    # (app/db/writer.py); 0: those of one turn of the loop
+    commit_gather_ms: float = 3.0
     max_name_length: int = 40
     max_chat_length: int = 500
     chat_burst: int = 5  # chat messages allowed at once ...

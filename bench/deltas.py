@@ -6,7 +6,7 @@ Plays whole seeded matches of each variant with bench/engine.py's policies and,
 after every action, builds what the server sends each seat (app/rooms/service.py
 push_views): the full view message, and the delta from the seat's previous view
 (app/rooms/loop.py view_text / delta_text; the delta from the views' parts,
-app/rooms/live.py view_parts).  Prints
+app/rooms/live.py SharedJson, which encodes the values the seats share once).  Prints
 the mean bytes per action per seat of each, and the CPU per action (all seats) of
 building the messages: views alone, + encoding the full views, + diffing and
 encoding the deltas.  The views are the same in both columns, so the difference
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.rooms.hub import dumps  # noqa: E402
-from app.rooms.live import view_parts  # noqa: E402
+from app.rooms.live import SharedJson, view_parts  # noqa: E402
 from app.rooms.loop import delta_text, view_text  # noqa: E402
 from bench.engine import random_policy, seats_for, thousand_policy  # noqa: E402
 from engine import VARIANTS, find_variant  # noqa: E402
@@ -40,6 +40,7 @@ def measure(variant_id: str, matches: int) -> dict:
     for n in range(matches):
         m = variant.new_match(seats, seed=1000 + n)
         last = {s: view_parts(m.view(s)) for s in range(seats)}
+        full_json, parts_json = SharedJson(), SharedJson()  # as the server encodes (live.py)
         version = 0
         while not m.over:
             seat = m.to_act()[0]
@@ -48,9 +49,9 @@ def measure(variant_id: str, matches: int) -> dict:
             t0 = clock()
             views = {s: m.view(s) for s in range(seats)}
             t1 = clock()
-            full = [view_text(version, match, dumps(views[s])) for s in range(seats)]
+            full = [view_text(version, match, full_json.encode(views[s], False)[0]) for s in range(seats)]
             t2 = clock()
-            parts = {s: view_parts(views[s]) for s in range(seats)}
+            parts = {s: parts_json.encode(views[s], True)[1] for s in range(seats)}
             deltas = [delta_text(version, match, version - 1, last[s], parts[s]) for s in range(seats)]
             t3 = clock()
             last = parts

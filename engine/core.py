@@ -424,7 +424,7 @@ class Match:
         self.last_deal: dict | None = None
         self.over = False
         self._result: dict | None = None
-        self._public: tuple | None = None  # (len(actions), the public tables' copies): _public_tables
+        self._public: tuple | None = None  # (rows, the public tables, their copies): _public_tables
         self.start_totals = [0] * seats  # see start_from_totals
         self.stage = ""
         if first_dealer is None:
@@ -491,13 +491,19 @@ class Match:
 
     def _public_tables(self) -> tuple:
         """Copies of the tables every seat sees alike (last trick, scoresheet, last deal,
-        options, result), made once per step: the views of one moment share them, so
-        a view is read, not changed, by whoever receives it."""
+        options, result), made again only when one of them changed: the views of one
+        moment, and of the steps until a table changes, share them (and the server
+        encodes them once: app/rooms/live.py), so a view is read, not changed, by
+        whoever receives it."""
+        tables = (self.last_trick, self._scoresheet, self.last_deal, self.options, self._result)
         cached = self._public
-        if cached is None or cached[0] != len(self.actions):
-            cached = self._public = (len(self.actions), plain_copy(
-                (self.last_trick, self._scoresheet, self.last_deal, self.options, self._result)))
-        return cached[1]
+        # Copied again only when one of them changed: each is replaced when it changes,
+        # and the scoresheet only grows (its rows are new dicts, never changed after).
+        # The originals are kept with the copy, so ``is`` cannot meet a reused id.
+        if (cached is None or cached[0] != len(self._scoresheet)
+                or any(a is not b for a, b in zip(cached[1], tables, strict=True))):
+            cached = self._public = (len(self._scoresheet), tables, plain_copy(tables))
+        return cached[2]
 
     def view(self, seat: int | None) -> dict:
         if seat is not None:

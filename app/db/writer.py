@@ -27,7 +27,13 @@ forth, waking the loop for the ack) is saved: all threads together 0.62 against
 (bench/results/server-inline-2026-12-01.txt).  The fsync of a WAL checkpoint would
 stall the loop, so the loop's connection never checkpoints (wal_autocheckpoint=0):
 every ``checkpoint_every`` inline commits it asks the thread for a passive one.
-The same promise holds: a write's future settles only after its commit."""
+The same promise holds: a write's future settles only after its commit.
+
+``gather`` (seconds; KOZYR_COMMIT_GATHER_MS): an inline batch is committed that
+long after its first write rather than at the end of that turn, so the writes of
+several turns share one commit (its fixed part is most of a one-write commit).
+The acks and views wait that long too: a few milliseconds, against a player's
+round trip of tens."""
 
 from __future__ import annotations
 
@@ -58,8 +64,9 @@ class GroupWriter:
     thread_name = "kozyr-writer"
 
     def __init__(self, db: Database, max_batch: int = 500, inline: bool = False,
-                 checkpoint_every: int = 200) -> None:
+                 checkpoint_every: int = 200, gather: float = 0.0) -> None:
         self.db = db
+        self.gather = gather
         self.max_batch = max_batch
         self.inline = inline and db.is_sqlite
         self.checkpoint_every = checkpoint_every
@@ -80,7 +87,10 @@ class GroupWriter:
         fut = loop.create_future()
         if self.inline:
             if not self.pending:
-                loop.call_soon(self.flush)
+                if self.gather > 0:
+                    loop.call_later(self.gather, self.flush)
+                else:
+                    loop.call_soon(self.flush)
             self.pending.append((row, extra, loop, fut))
             return fut
         self._to_thread((row, extra, loop, fut))

@@ -36,6 +36,12 @@ def dumps(msg: Any) -> str:
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
+def fragment(text: str) -> Any:
+    """JSON text that ``dumps`` puts into a message as it is (orjson's Fragment); a
+    message holding one cannot take the standard library's fallback (TypeError)."""
+    return orjson.Fragment(text)
+
+
 class Direct(Protocol):
     """The socket's own writer (app/wsserver.py's protocol under uvicorn)."""
 

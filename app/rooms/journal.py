@@ -142,5 +142,9 @@ class PgGroupJournal(GroupCommitJournal):
         return await super().commit(live, seat, action, client_id, expect)
 
 
-def journal_for(db: Database) -> Journal:
-    return GroupCommitJournal(db) if db.is_sqlite else PgGroupJournal(db)
+def journal_for(db: Database, gather: float = 0.0) -> Journal:
+    """SQLite's journal commits on the loop, ``gather`` seconds of writes at once
+    (app/db/writer.py); PostgreSQL's thread commits what is queued when it is free."""
+    if db.is_sqlite:
+        return GroupCommitJournal(db, GroupWriter(db, inline=True, gather=gather))
+    return PgGroupJournal(db)

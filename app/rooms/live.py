@@ -30,7 +30,7 @@ from engine.core import Match as EngineMatch
 from ..db import models as m
 from ..db import store
 from ..db.session import Database
-from .hub import dumps
+from .hub import dumps, fragment
 
 log = logging.getLogger("kozyr.match")
 
@@ -121,6 +121,43 @@ def view_parts(view: dict) -> ViewParts:
     return {key: dumps(value) for key, value in view.items()}
 
 
+#: The view keys whose values the engine shares between the seats of one moment and
+#: keeps until one of them changes (engine/core.py ``_public_tables``): a match
+#: encodes each such value once, not once per seat and step.
+SHARED_KEYS = ("last_trick", "scoresheet", "last_deal", "options", "result")
+
+
+class SharedJson:
+    """A match's encodings of its views' shared values, each kept with the value it
+    encodes for as long as the engine hands out that same object."""
+
+    __slots__ = ("held",)
+
+    def __init__(self) -> None:
+        self.held: dict[str, tuple[Any, str, Any]] = {}  # key: (value, its JSON, as a fragment)
+
+    def encode(self, view: dict, parts: bool) -> tuple[str, ViewParts | None]:
+        """``dumps(view)``, and (``parts``) ``view_parts(view)``, the shared values
+        taken from the encodings kept."""
+        doc, shared = dict(view), {}
+        for key in SHARED_KEYS:
+            value = view.get(key)
+            if value is None:
+                continue
+            hit = self.held.get(key)
+            if hit is None or hit[0] is not value:
+                text = dumps(value)
+                hit = self.held[key] = (value, text, fragment(text))
+            doc[key], shared[key] = hit[2], hit[1]
+        try:
+            text = dumps(doc)
+        except TypeError:  # what only the standard library encodes (hub.dumps) does not take fragments
+            text = dumps(view)
+        if not parts:
+            return text, None
+        return text, {key: shared[key] if key in shared else dumps(value) for key, value in view.items()}
+
+
 def parts_json(parts: ViewParts) -> str:
     """The JSON object of these parts (a view, or a delta's ``set``)."""
     return "{" + ",".join([_json_key(k) + v for k, v in parts.items()]) + "}"
@@ -176,6 +213,7 @@ class LiveMatch:
         self.finished = row.status in ("finished", "abandoned")
         # The last view computed per seat: the memo and the base of the next delta (view_json).
         self.shown: dict[int | None, Shown] = {}
+        self.shared_json = SharedJson()
         # Memory is the log as read (load) or begun (a match started here), and no note of
         # the match has gone unfollowed since (fanout._missed): the first connection to ask
         # for the state needs no catch-up read (MatchLoop.send_state).
@@ -363,8 +401,7 @@ class LiveMatch:
         shown = self.shown.get(seat)
         if shown is not None and shown.version == self.version and (shown.parts is not None or not parts):
             return shown.text, shown.parts
-        view = self.engine.view(seat)
-        text, split = dumps(view), view_parts(view) if parts else None
+        text, split = self.shared_json.encode(self.engine.view(seat), parts)
         if shown is None:
             self.shown[seat] = Shown(self.version, text, split)
         else:

@@ -52,7 +52,7 @@ class MatchLoop:
     def __init__(self, kozyr: Kozyr) -> None:
         self.kozyr = kozyr
         self.db = kozyr.db
-        self.journal = journal_for(kozyr.db)
+        self.journal = journal_for(kozyr.db, kozyr.settings.commit_gather_ms / 1000)
         if isinstance(self.journal, GroupCommitJournal):
             self.journal.forget = self.forget
         self.live: dict[str, LiveMatch] = {}

@@ -1,7 +1,7 @@
 """Initial tables: players, rooms, seats, matches, the action log, score / role rows, chat.
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-30 00:15:04.859275
 """
 from alembic import op

@@ -94,3 +94,35 @@ def test_journal_behind_another_process_rebuilds_from_the_log(db):
 
     asyncio.run(main())
     assert log_of(db, match_id) == [(0, "x0"), (1, "y1")]
+
+
+def test_a_batch_with_more_to_write_commits_it_with_its_actions_or_nothing(db):
+    """A write with ``extra`` (a deal's or match's end) runs in one transaction with its
+    batch's actions; if it fails, none of them is logged and the writer goes on."""
+    a, b, c = make_matches(db, 3, seats=3)
+    writer = PgGroupWriter(db)
+
+    def finish(conn) -> None:
+        conn.exec_driver_sql(f"UPDATE matches SET status = 'finished' WHERE id = '{a}'")
+
+    def broken(conn) -> None:
+        conn.exec_driver_sql("UPDATE no_such_table SET x = 1")
+
+    async def main() -> list:
+        done = await asyncio.gather(writer.submit((a, 0, 0, "pass", "a0"), finish),
+                                    writer.submit((b, 0, 0, "pass", "b0")))
+        failed = await asyncio.gather(writer.submit((c, 0, 0, "pass", "c0"), broken), return_exceptions=True)
+        after = await writer.submit((c, 0, 0, "pass", "c0"))
+        return [*done, *failed, after]
+
+    try:
+        results = asyncio.run(main())
+    finally:
+        writer.stop()
+    assert results[0] is None and results[1] is None and results[3] is None
+    assert isinstance(results[2], Exception)
+    assert log_of(db, a) == [(0, "a0")] and log_of(db, b) == [(0, "b0")]
+    assert log_of(db, c) == [(0, "c0")]  # the failed batch left nothing; the next one logged it
+    with db.read() as s:
+        assert s.get(m.Match, a).status == "finished"
+        assert s.get(m.Match, c).version == 1

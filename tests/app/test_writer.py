@@ -35,10 +35,11 @@ def logged(db: Database) -> dict[str, tuple[int, int]]:
     return {k: (v, counts.get(k, 0)) for k, v in versions.items()}
 
 
-@pytest.mark.parametrize("inline", [False, True], ids=["thread", "inline"])
-def test_many_rooms_share_commits_and_each_ack_follows_its_commit(db, inline):
+@pytest.mark.parametrize("inline,gather", [(False, 0.0), (True, 0.0), (True, 0.003)],
+                         ids=["thread", "inline", "inline-gathered"])
+def test_many_rooms_share_commits_and_each_ack_follows_its_commit(db, inline, gather):
     ids = make_matches(db, 40)
-    writer = GroupWriter(db, inline=inline)
+    writer = GroupWriter(db, inline=inline, gather=gather)
 
     async def room(match_id: str) -> None:
         for seq in range(5):
@@ -92,6 +93,32 @@ def test_stop_commits_what_is_queued(db):
 
     asyncio.run(main())
     assert logged(db) == {match_id: (3, 3)}
+
+
+def test_inline_writes_of_the_gather_window_share_one_commit(db):
+    """With ``gather``, writes of several turns of the loop go in one commit, made the
+    window after the first of them; none is acknowledged before it."""
+    a, b = make_matches(db, 2)
+    writer = GroupWriter(db, inline=True, gather=0.2)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        first = writer.submit((a, 0, 0, "pass", "a0"))
+        await asyncio.sleep(0.05)  # later turns of the loop
+        second = writer.submit((b, 0, 0, "pass", "b0"))
+        await asyncio.sleep(0.05)
+        assert not first.done() and not second.done()
+        assert logged(db) == {a: (0, 0), b: (0, 0)}  # nothing committed yet
+        await asyncio.gather(first, second)
+        assert loop.time() - start >= 0.19
+        assert logged(db) == {a: (1, 1), b: (1, 1)}
+        third = writer.submit((a, 1, 1, "pass", "a1"))  # a new window
+        await third
+
+    asyncio.run(main())
+    writer.stop()
+    assert writer.writes == 3 and writer.batches == writer.inline_batches == 2
 
 
 def test_inline_writes_wait_for_another_writer_in_the_thread_and_checkpoint_there(db):

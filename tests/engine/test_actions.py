@@ -105,3 +105,34 @@ def test_illegal_actions_are_the_callers_mistake_C6():
     for bad in ("play:", "bid:120", 42, "play:ZZ"):
         with pytest.raises(IllegalAction):
             m.apply(seat, bad)
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_views_keep_the_public_tables_until_one_changes(variant_id):
+    """A view's public tables (last trick, scoresheet, last deal, options, result) are
+    copied again only when one changed: at every step every seat's view equals the
+    one built from fresh copies, and between changes the copies are the same objects."""
+    variant = find_variant(variant_id)
+    m = variant.new_match(max(variant.seat_counts), seed=11)
+    rng = random.Random(11)
+    shared_steps = rows_seen = 0
+    before = None
+    for _ in range(1500):
+        if m.is_over():
+            break
+        views = [m.view(s) for s in range(m.seats)]
+        kept = m._public
+        m._public = None  # what a fresh copy gives
+        assert [m.view(s) for s in range(m.seats)] == views
+        m._public = kept
+        assert all(v["scoresheet"] is views[0]["scoresheet"] for v in views)  # one copy per moment
+        if before is not None and before["scoresheet"] == views[0]["scoresheet"] \
+                and before["last_trick"] == views[0]["last_trick"] and before["last_deal"] == views[0]["last_deal"]:
+            shared_steps += before["options"] is views[0]["options"]
+        before = views[0]
+        rows_seen = len(views[0]["scoresheet"])
+        seat = m.to_act()[0]
+        legal = m.legal_actions(seat)
+        m.apply(seat, "pass" if "pass" in legal and rng.random() < 0.5 else rng.choice(legal))
+    assert shared_steps > 0
+    assert rows_seen > 0 or m.is_over(), "the play reached no deal's end"

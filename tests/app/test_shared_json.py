@@ -1,0 +1,43 @@
+"""app/rooms/live.py SharedJson: the values the seats' views share are encoded once,
+and every text sent is the view's own JSON, to the byte."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.rooms.hub import dumps
+from app.rooms.live import SHARED_KEYS, SharedJson, view_parts
+from engine import VARIANTS, find_variant
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_shared_encodings_give_every_seats_own_view(variant_id):
+    variant = find_variant(variant_id)
+    m = variant.new_match(max(variant.seat_counts), seed=3)
+    rng = random.Random(3)
+    shared = SharedJson()
+    reused = 0
+    for _ in range(800):
+        if m.is_over():
+            break
+        for seat in [*range(m.seats), None]:
+            view = m.view(seat)
+            held = {k: v[1] for k, v in shared.held.items()}
+            text, parts = shared.encode(view, parts=seat != 0)
+            assert text == dumps(view)
+            assert parts is None if seat == 0 else parts == view_parts(view)
+            reused += sum(1 for k in SHARED_KEYS if view.get(k) is not None and held.get(k) is shared.held[k][1])
+        seat = m.to_act()[0]
+        legal = m.legal_actions(seat)
+        m.apply(seat, "pass" if "pass" in legal and rng.random() < 0.5 else rng.choice(legal))
+    assert reused > 0  # the same encoding served other seats and later steps
+
+
+def test_a_value_only_the_standard_library_encodes_still_gives_the_view():
+    shared = SharedJson()
+    view = {"scoresheet": [{"x": 1}], "big": 2 ** 70, "options": {"a": 1}}
+    text, parts = shared.encode(view, parts=True)
+    assert text == dumps(view) and '"big":1180591620717411303424' in text
+    assert parts == view_parts(view)
