@@ -425,6 +425,7 @@ class Match:
         self.over = False
         self._result: dict | None = None
         self._public: tuple | None = None  # (rows, the public tables, their copies): _public_tables
+        self._seen_logs: dict[int | None, tuple[list, list]] = {}  # seat: (log, its view): _seen_log
         self.start_totals = [0] * seats  # see start_from_totals
         self.stage = ""
         if first_dealer is None:
@@ -527,7 +528,7 @@ class Match:
             "scoresheet": scoresheet,
             "totals": self._totals(),
             "last_deal": last_deal,
-            "log": [[e.seat, e.as_seen_by(seat)] for e in self.log],
+            "log": self._seen_log(seat),
             "legal": legal,
             "confirm": [a for a in legal if a.partition(":")[0] in self.confirm_kinds],
             "options": options,
@@ -535,6 +536,20 @@ class Match:
         }
         self._view_extra(seat, v)
         return v
+
+    def _seen_log(self, seat: int | None) -> list:
+        """The deal's log as ``seat`` sees it.  An entry never changes once logged and
+        a deal's log only grows (a new deal starts a new list), so each seat's view
+        of it is kept and extended; the view gets a copy of the list (its [seat,
+        text] pairs are shared, read like the rest of a view)."""
+        log = self.log
+        kept = self._seen_logs.get(seat)
+        if kept is None or kept[0] is not log or len(kept[1]) > len(log):
+            kept = self._seen_logs[seat] = (log, [])
+        seen = kept[1]
+        if len(seen) < len(log):
+            seen += [[e.seat, e.as_seen_by(seat)] for e in log[len(seen):]]
+        return seen.copy()
 
     def bot_view(self, seat: int) -> dict:
         """The part of ``view(seat)`` the rule-of-thumb bots read, built without
@@ -616,6 +631,7 @@ class Match:
         twin.rng.setstate(self.rng.getstate())
         twin._legal_seat = _STALE
         twin._public = None
+        twin._seen_logs = {}
         return twin
 
     __copy__ = copy

@@ -136,10 +136,10 @@ class SharedJson:
     def __init__(self) -> None:
         self.held: dict[str, tuple[Any, str, Any]] = {}  # key: (value, its JSON, as a fragment)
 
-    def encode(self, view: dict, parts: bool) -> tuple[str, ViewParts | None]:
-        """``dumps(view)``, and (``parts``) ``view_parts(view)``, the shared values
-        taken from the encodings kept."""
-        doc, shared = dict(view), {}
+    def encode(self, view: dict, parts: bool) -> tuple[str | None, ViewParts | None]:
+        """``(dumps(view), None)``, or (``parts``) ``(None, view_parts(view))``, the
+        shared values taken from the encodings kept."""
+        shared = {}
         for key in SHARED_KEYS:
             value = view.get(key)
             if value is None:
@@ -148,19 +148,22 @@ class SharedJson:
             if hit is None or hit[0] is not value:
                 text = dumps(value)
                 hit = self.held[key] = (value, text, fragment(text))
-            doc[key], shared[key] = hit[2], hit[1]
+            shared[key] = hit
+        if parts:  # the text, if it is wanted, is their join (LiveMatch.view_json)
+            return None, {key: shared[key][1] if key in shared else dumps(value) for key, value in view.items()}
+        doc = dict(view)
+        for key, hit in shared.items():
+            doc[key] = hit[2]
         try:
-            text = dumps(doc)
+            return dumps(doc), None
         except TypeError:  # what only the standard library encodes (hub.dumps) does not take fragments
-            text = dumps(view)
-        if not parts:
-            return text, None
-        return text, {key: shared[key] if key in shared else dumps(value) for key, value in view.items()}
+            return dumps(view), None
 
 
 def parts_json(parts: ViewParts) -> str:
     """The JSON object of these parts (a view, or a delta's ``set``)."""
-    return "{" + ",".join([_json_key(k) + v for k, v in parts.items()]) + "}"
+    keys = _KEYS
+    return "{" + ",".join([(keys.get(k) or _json_key(k)) + v for k, v in parts.items()]) + "}"
 
 
 def parts_delta(old: ViewParts, new: ViewParts) -> tuple[ViewParts, list[str]]:
@@ -187,8 +190,8 @@ class Shown:
 
     __slots__ = ("version", "text", "parts")
 
-    def __init__(self, version: int, text: str, parts: ViewParts | None) -> None:
-        self.version, self.text, self.parts = version, text, parts
+    def __init__(self, version: int, text: str | None, parts: ViewParts | None) -> None:
+        self.version, self.text, self.parts = version, text, parts  # text None: parts_json(parts)
 
 
 class LiveMatch:
@@ -398,13 +401,25 @@ class LiveMatch:
     def view_json(self, seat: int | None, parts: bool = False) -> tuple[str, ViewParts | None]:
         """``view(seat)`` now as JSON, and (``parts``: for a delta connection) as its
         parts; memoized per version and remembered as the seat's delta base."""
+        shown = self._shown(seat, parts)
+        if shown.text is None:
+            shown.text = parts_json(shown.parts or {})
+        return shown.text, shown.parts
+
+    def parts_of(self, seat: int | None) -> ViewParts:
+        """``view(seat)`` now as its parts only (a delta connection's; memoized the same)."""
+        parts = self._shown(seat, True).parts
+        assert parts is not None
+        return parts
+
+    def _shown(self, seat: int | None, parts: bool) -> Shown:
         shown = self.shown.get(seat)
         if shown is not None and shown.version == self.version and (shown.parts is not None or not parts):
-            return shown.text, shown.parts
+            return shown
         text, split = self.shared_json.encode(self.engine.view(seat), parts)
         if shown is None:
-            self.shown[seat] = Shown(self.version, text, split)
+            shown = self.shown[seat] = Shown(self.version, text, split)
         else:
             shown.version, shown.text, shown.parts = self.version, text, split
-        return text, split
+        return shown
 

@@ -218,9 +218,7 @@ class MatchLoop:
             if (conn.delta and base is not None and base[0] != version and base[1] is not None
                     and conn.has_seen(match_id, base[0], seat)):
                 if seat not in deltas:
-                    parts = live.view_json(seat, True)[1]
-                    assert parts is not None
-                    deltas[seat] = delta_text(version, match_json, base[0], base[1], parts)
+                    deltas[seat] = delta_text(version, match_json, base[0], base[1], live.parts_of(seat))
                 text = deltas[seat]
             if text is None:
                 text = full.get(seat)

@@ -110,8 +110,9 @@ def test_illegal_actions_are_the_callers_mistake_C6():
 @pytest.mark.parametrize("variant_id", VARIANTS)
 def test_views_keep_the_public_tables_until_one_changes(variant_id):
     """A view's public tables (last trick, scoresheet, last deal, options, result) are
-    copied again only when one changed: at every step every seat's view equals the
-    one built from fresh copies, and between changes the copies are the same objects."""
+    copied again only when one changed, and each seat's view of the deal's log is
+    kept and extended: at every step every seat's view (a spectator's too) equals
+    the one built afresh, and between changes the copies are the same objects."""
     variant = find_variant(variant_id)
     m = variant.new_match(max(variant.seat_counts), seed=11)
     rng = random.Random(11)
@@ -120,11 +121,11 @@ def test_views_keep_the_public_tables_until_one_changes(variant_id):
     for _ in range(1500):
         if m.is_over():
             break
-        views = [m.view(s) for s in range(m.seats)]
-        kept = m._public
-        m._public = None  # what a fresh copy gives
-        assert [m.view(s) for s in range(m.seats)] == views
-        m._public = kept
+        views = [m.view(s) for s in [*range(m.seats), None]]
+        kept = m._public, m._seen_logs
+        m._public, m._seen_logs = None, {}  # what fresh copies give
+        assert [m.view(s) for s in [*range(m.seats), None]] == views
+        m._public, m._seen_logs = kept
         assert all(v["scoresheet"] is views[0]["scoresheet"] for v in views)  # one copy per moment
         if before is not None and before["scoresheet"] == views[0]["scoresheet"] \
                 and before["last_trick"] == views[0]["last_trick"] and before["last_deal"] == views[0]["last_deal"]:
