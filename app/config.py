@@ -37,8 +37,8 @@ class Settings(BaseSettings):
     # connections the kernel holds for accepting (capped by net.core.somaxconn): a storm
     # of reconnects beyond it is dropped and retried by the clients 1, 3, 7 ... s later
     backlog: int = 4096
-    # SQLite: the loop commits the actions of this many milliseconds in one transaction
-    # (app/db/writer.py); 0: those of one turn of the loop
+    # SQLite: the loop commits at most once per this many milliseconds, the actions that
+    # came meanwhile together (app/db/writer.py); 0: at the end of every turn that queued one
     commit_gather_ms: float = 3.0
     max_name_length: int = 40
     max_chat_length: int = 500

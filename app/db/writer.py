@@ -29,10 +29,12 @@ stall the loop, so the loop's connection never checkpoints (wal_autocheckpoint=0
 every ``checkpoint_every`` inline commits it asks the thread for a passive one.
 The same promise holds: a write's future settles only after its commit.
 
-``gather`` (seconds; KOZYR_COMMIT_GATHER_MS): an inline batch is committed that
-long after its first write rather than at the end of that turn, so the writes of
-several turns share one commit (its fixed part is most of a one-write commit).
-The acks and views wait that long too: a few milliseconds, against a player's
+``gather`` (seconds; KOZYR_COMMIT_GATHER_MS): the loop commits at most once per
+``gather``.  A write that comes when the last commit is older than that is
+committed at the end of its turn, as above (a quiet server adds no wait, and no
+timer's wake-up); under load, the writes of several turns wait for the next
+slot and share one commit (its fixed part is most of a one-write commit).  Their
+acks and views wait at most that long: a few milliseconds, against a player's
 round trip of tens."""
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -67,6 +70,7 @@ class GroupWriter:
                  checkpoint_every: int = 200, gather: float = 0.0) -> None:
         self.db = db
         self.gather = gather
+        self.last_flush = 0.0  # inline: when the loop last committed (time.monotonic)
         self.max_batch = max_batch
         self.inline = inline and db.is_sqlite
         self.checkpoint_every = checkpoint_every
@@ -86,9 +90,10 @@ class GroupWriter:
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
         if self.inline:
-            if not self.pending:
-                if self.gather > 0:
-                    loop.call_later(self.gather, self.flush)
+            if not self.pending:  # at most one commit per ``gather``: sooner, at the turn's end
+                wait = self.last_flush + self.gather - time.monotonic()
+                if wait > 0:
+                    loop.call_later(wait, self.flush)
                 else:
                     loop.call_soon(self.flush)
             self.pending.append((row, extra, loop, fut))
@@ -108,6 +113,7 @@ class GroupWriter:
         batch, self.pending = self.pending, []
         if not batch:
             return
+        self.last_flush = time.monotonic()
         error: BaseException | None = None
         handed = not self.db.try_writing()  # a worker thread is writing (a room, a seat)
         if not handed:

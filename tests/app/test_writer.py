@@ -95,26 +95,27 @@ def test_stop_commits_what_is_queued(db):
     assert logged(db) == {match_id: (3, 3)}
 
 
-def test_inline_writes_of_the_gather_window_share_one_commit(db):
-    """With ``gather``, writes of several turns of the loop go in one commit, made the
-    window after the first of them; none is acknowledged before it."""
+def test_inline_commits_come_at_most_once_per_gather_window(db):
+    """With ``gather``, a write after a quiet spell is committed at the end of its turn;
+    writes that come within the window after a commit wait for the next slot and
+    share one commit; none is acknowledged before its commit."""
     a, b = make_matches(db, 2)
-    writer = GroupWriter(db, inline=True, gather=0.2)
+    writer = GroupWriter(db, inline=True, gather=0.3)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         start = loop.time()
-        first = writer.submit((a, 0, 0, "pass", "a0"))
-        await asyncio.sleep(0.05)  # later turns of the loop
-        second = writer.submit((b, 0, 0, "pass", "b0"))
+        await writer.submit((a, 0, 0, "pass", "a0"))  # quiet: at once
+        assert loop.time() - start < 0.15 and writer.inline_batches == 1
+        second = writer.submit((a, 1, 1, "pass", "a1"))
+        await asyncio.sleep(0.05)  # later turns of the loop, within the window
+        third = writer.submit((b, 0, 0, "pass", "b0"))
         await asyncio.sleep(0.05)
-        assert not first.done() and not second.done()
-        assert logged(db) == {a: (0, 0), b: (0, 0)}  # nothing committed yet
-        await asyncio.gather(first, second)
-        assert loop.time() - start >= 0.19
-        assert logged(db) == {a: (1, 1), b: (1, 1)}
-        third = writer.submit((a, 1, 1, "pass", "a1"))  # a new window
-        await third
+        assert not second.done() and not third.done()
+        assert logged(db) == {a: (1, 1), b: (0, 0)}  # not committed yet
+        await asyncio.gather(second, third)
+        assert loop.time() - start >= 0.29  # the next slot
+        assert logged(db) == {a: (2, 2), b: (1, 1)}
 
     asyncio.run(main())
     writer.stop()
