@@ -143,7 +143,7 @@ class PgGroupJournal(GroupCommitJournal):
 
 
 def journal_for(db: Database, gather: float = 0.0) -> Journal:
-    """SQLite's journal commits on the loop, ``gather`` seconds of writes at once
+    """SQLite's journal commits on the loop, at most once per ``gather`` seconds
     (app/db/writer.py); PostgreSQL's thread commits what is queued when it is free."""
     if db.is_sqlite:
         return GroupCommitJournal(db, GroupWriter(db, inline=True, gather=gather))
