@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.rooms.hub import dumps  # noqa: E402
-from app.rooms.live import SharedJson, view_parts  # noqa: E402
+from app.rooms.live import SharedJson  # noqa: E402
 from app.rooms.loop import delta_text, view_text  # noqa: E402
 from bench.engine import random_policy, seats_for, thousand_policy  # noqa: E402
 from engine import VARIANTS, find_variant  # noqa: E402
@@ -39,8 +39,8 @@ def measure(variant_id: str, matches: int) -> dict:
     match = dumps("M" * 12)
     for n in range(matches):
         m = variant.new_match(seats, seed=1000 + n)
-        last = {s: view_parts(m.view(s)) for s in range(seats)}
         full_json, parts_json = SharedJson(), SharedJson()  # as the server encodes (live.py)
+        last = {s: parts_json.encode(m.view(s), True)[1] for s in range(seats)}
         version = 0
         while not m.over:
             seat = m.to_act()[0]

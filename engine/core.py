@@ -498,9 +498,9 @@ class Match:
         whoever receives it."""
         tables = (self.last_trick, self._scoresheet, self.last_deal, self.options, self._result)
         cached = self._public
-        # Copied again only when one of them changed: each is replaced when it changes,
-        # and the scoresheet only grows (its rows are new dicts, never changed after).
-        # The originals are kept with the copy, so ``is`` cannot meet a reused id.
+        # Each table is replaced when it changes; the scoresheet only grows (its rows are
+        # new dicts, never changed after).  The originals are kept with the copy, so
+        # ``is`` cannot meet a reused id.
         if (cached is None or cached[0] != len(self._scoresheet)
                 or any(a is not b for a, b in zip(cached[1], tables, strict=True))):
             cached = self._public = (len(self._scoresheet), tables, plain_copy(tables))
@@ -569,7 +569,7 @@ class Match:
             "trump": None,
             "face_up": [],
             "rows": len(self._scoresheet),
-            "log": [] if self._view_sets_log else [[e.seat, e.as_seen_by(seat)] for e in self.log],
+            "log": [] if self._view_sets_log else self._seen_log(seat),
             "legal": self.legal_actions(seat),
         }
         self._view_extra(seat, v)

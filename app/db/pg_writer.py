@@ -68,13 +68,7 @@ class PgGroupWriter(GroupWriter):
     with ``VersionConflict``."""
 
     thread_name = "kozyr-pg-writer"
-
-    def thread_conn(self) -> Connection:
-        """The thread's own connection, in autocommit: the batch's one statement is its
-        own transaction (the pool's per-checkout ping and reset are not paid either)."""
-        if self.conn is None:
-            self.conn = self.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-        return self.conn
+    thread_isolation = "AUTOCOMMIT"  # the batch's one statement is its own transaction
 
     def _commit(self, batch: list) -> set[int]:
         c = self.thread_conn()

@@ -65,6 +65,7 @@ class GroupWriter:
     with PostgreSQL's batch (``_commit``)."""
 
     thread_name = "kozyr-writer"
+    thread_isolation: str | None = None  # the thread's connection's isolation level (None: the engine's)
 
     def __init__(self, db: Database, max_batch: int = 500, inline: bool = False,
                  checkpoint_every: int = 200, gather: float = 0.0) -> None:
@@ -108,8 +109,9 @@ class GroupWriter:
         self.queue.put(item)
 
     def flush(self) -> None:
-        """Inline: commit this turn's writes here, now, if no other writer holds SQLite
-        (else the thread waits for it); called at the end of the turn, and before stop."""
+        """Inline: commit the queued writes here, now, if no other writer holds SQLite
+        (else the thread waits for it); called at the end of a turn or at the next
+        gather slot (submit), and before stop."""
         batch, self.pending = self.pending, []
         if not batch:
             return
@@ -248,7 +250,9 @@ class GroupWriter:
         """(The thread.)  Its own connection, opened on first use and kept; a failed batch
         closes it (_close) and the next one connects afresh."""
         if self.conn is None:
-            self.conn = self.db.engine.connect()
+            conn = self.db.engine.connect()
+            self.conn = conn if self.thread_isolation is None else \
+                conn.execution_options(isolation_level=self.thread_isolation)
         return self.conn
 
     def _close(self) -> None:

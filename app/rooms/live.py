@@ -117,10 +117,6 @@ class Pending:
 ViewParts = dict[str, str]
 
 
-def view_parts(view: dict) -> ViewParts:
-    return {key: dumps(value) for key, value in view.items()}
-
-
 #: The view keys whose values the engine shares between the seats of one moment and
 #: keeps until one of them changes (engine/core.py ``_public_tables``): a match
 #: encodes each such value once, not once per seat and step.
@@ -137,8 +133,8 @@ class SharedJson:
         self.held: dict[str, tuple[Any, str, Any]] = {}  # key: (value, its JSON, as a fragment)
 
     def encode(self, view: dict, parts: bool) -> tuple[str | None, ViewParts | None]:
-        """``(dumps(view), None)``, or (``parts``) ``(None, view_parts(view))``, the
-        shared values taken from the encodings kept."""
+        """``(dumps(view), None)``, or (``parts``) ``(None, each top-level key's JSON)``,
+        the shared values taken from the encodings kept."""
         shared = {}
         for key in SHARED_KEYS:
             value = view.get(key)
