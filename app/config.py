@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     gc_pace_ms: float = 100.0  # the loop collects the young and middle generations this often (app/gcpace.py); 0: CPython's counts
     gc_full_seconds: float = 600.0  # ... and every generation this often (0: only CPython's own trigger)
     stall_log_ms: float = 50.0  # log event-loop stalls and gc pauses longer than this; 0: never
+    # The loop-lag watch's timer (app/metrics.py): every stall at least this long overlaps
+    # a tick and is measured (shorter ones when they do).  Each wake-up of an idle loop
+    # costs this machine's kind 0.1-0.25 ms of CPU, so 10 ms ticks cost 2-3% of a core.
+    lag_watch_ms: float = 50.0
 
     # Sign-in on another device (app/api/auth.py)
     sign_in_link_minutes: float = 15.0  # a personal sign-in link works once, for this long

@@ -8,7 +8,8 @@
     kozyr_errors_total{code}    error messages sent to clients, by code (counter)
     kozyr_slow_clients_total    sockets dropped for not reading (counter)
     kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up
-    kozyr_loop_lag_seconds{cause}  how late the event loop ran a 10 ms timer (histogram): a
+    kozyr_loop_lag_seconds{cause}  how late the event loop ran its watch timer (every
+                                ``Settings.lag_watch_ms``, 50 ms: every stall that long is seen) (histogram): a
                                 stall of the loop delays every room of the process.  cause
                                 (of a lag of 5 ms or more; "none" below):
                                 "gc0" / "gc1" / "gc2" (collections of that generation, in any
@@ -68,7 +69,7 @@ class Metrics:
         self.recovered = Counter("kozyr_matches_recovered",
                                  "Unfinished matches rebuilt from the log at start-up", registry=r)
 
-        self.loop_lag = Histogram("kozyr_loop_lag", "How late the event loop ran a 10 ms timer, by cause",
+        self.loop_lag = Histogram("kozyr_loop_lag", "How late the event loop ran its watch timer, by cause",
                                   ["cause"], unit="seconds", buckets=BUCKETS, registry=r)
         self.gc_pause = Histogram("kozyr_gc_pause", "Garbage-collector pauses", ["generation"],
                                   unit="seconds", buckets=BUCKETS, registry=r)
@@ -78,6 +79,7 @@ class Metrics:
         self._gc_since_tick = [0.0, 0.0, 0.0]
         self._watch: asyncio.Task | None = None
         self.stall_log = kozyr.settings.stall_log_ms / 1000
+        self.watch_period = kozyr.settings.lag_watch_ms / 1000
         self._stall_logged = 0.0
         self._stalls = 0
 
@@ -85,7 +87,7 @@ class Metrics:
 
     def start_watch(self) -> None:
         """Measure the loop's lag and the collector's pauses (call in the running loop)."""
-        if self._watch is None:
+        if self._watch is None and self.watch_period > 0:
             gc.callbacks.append(self._on_gc)
             self._watch = asyncio.get_running_loop().create_task(self._watch_loop())
 
@@ -96,7 +98,8 @@ class Metrics:
             if self._on_gc in gc.callbacks:
                 gc.callbacks.remove(self._on_gc)
 
-    async def _watch_loop(self, period: float = 0.01) -> None:
+    async def _watch_loop(self) -> None:
+        period = self.watch_period
         clock = time.perf_counter
         # One reading of each clock per tick: a tick starts where the last one ended (the
         # process's CPU clock sums every thread's, which costs more the more threads run).

@@ -106,7 +106,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     kozyr.hub.join(conn)
     log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)
     try:
-        await _session(kozyr, conn)
+        await _session(kozyr, conn, resume=last_version is not None)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -122,7 +122,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             pass
 
 
-async def _session(kozyr: Kozyr, conn: Conn) -> None:
+async def _session(kozyr: Kozyr, conn: Conn, resume: bool) -> None:
     ws = conn.ws
     settings = kozyr.settings
     limit = settings.max_message_bytes
@@ -131,7 +131,7 @@ async def _session(kozyr: Kozyr, conn: Conn) -> None:
     conn.send({"type": "welcome", "version": version, "match": match_id, "room": conn.room_code,
                "player": conn.player_id, "name": conn.name, "seat": conn.seat})
     # A reconnect does not end a takeover: only the person's action or "back" does.
-    await kozyr.matches.send_state(conn)
+    await kozyr.matches.send_state(conn, resume)
     kozyr.rooms.announce(conn.room_code)
 
     while True:
@@ -177,7 +177,7 @@ async def _session(kozyr: Kozyr, conn: Conn) -> None:
         elif isinstance(msg, p.Hello):  # a resume on an open socket: send the state again
             if msg.accept is not None:
                 conn.delta = p.DELTA in msg.accept
-            await kozyr.matches.send_state(conn)
+            await kozyr.matches.send_state(conn, resume=True)
         elif isinstance(msg, p.Back):
             await kozyr.rooms.back(conn)
         elif isinstance(msg, p.TakebackIn):

@@ -125,7 +125,7 @@ class RedisFanout:
 
     def _missed(self, match_id: object) -> None:
         """A note of this match was not followed here: the next connection to ask for
-        its state reads the log first (MatchLoop.send_state)."""
+        its state reads the log first (MatchLoop.send_state; a resume always does)."""
         live = self.kozyr.live.get(match_id) if isinstance(match_id, str) else None
         if live is not None:
             live.fresh = False
@@ -193,8 +193,17 @@ class RedisFanout:
             await self._send_presence({"ttl": self.expiry, "rooms": delta})
 
     def _expire(self) -> None:
-        for code in self.kozyr.hub.expire(time.monotonic()):
+        changed = self.kozyr.hub.expire(time.monotonic())
+        if changed:
+            self._peer_gone()
+        for code in changed:
             self._presence_changed(code)
+
+    def _peer_gone(self) -> None:
+        """A process said goodbye or stopped reporting: it may have committed actions it
+        never published, so every match here reads the log at its next join."""
+        for match_id in list(self.kozyr.live):
+            self._missed(match_id)
 
     async def _on_presence(self, note: dict) -> None:
         hub = self.kozyr.hub
@@ -207,6 +216,7 @@ class RedisFanout:
             return
         if note.get("bye"):
             changed = hub.drop_origin(origin)
+            self._peer_gone()
         else:
             expires = time.monotonic() + float(note.get("ttl") or self.expiry)
             rooms = note.get("rooms") or {}

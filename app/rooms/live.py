@@ -213,9 +213,12 @@ class LiveMatch:
         # The last view computed per seat: the memo and the base of the next delta (view_json).
         self.shown: dict[int | None, Shown] = {}
         self.shared_json = SharedJson()
-        # Memory is the log as read (load) or begun (a match started here), and no note of
-        # the match has gone unfollowed since (fanout._missed): the first connection to ask
-        # for the state needs no catch-up read (MatchLoop.send_state).
+        # Memory is the log as read (load, catch-up) or begun (a match started here), and
+        # since then this process has followed every note of the match it heard of and no
+        # other process has gone away (fanout: a note not followed, the listener broken, a
+        # process's goodbye or its presence expired): a connection that joins needs no
+        # catch-up read (MatchLoop.send_state); a resume still reads (its client may have
+        # seen an action a dead process committed and never published).
         self.fresh = False
 
     # -- building -------------------------------------------------------------

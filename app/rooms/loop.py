@@ -239,19 +239,26 @@ class MatchLoop:
         conn.saw(live.id, live.version, seat)
         return view_text(live.version, dumps(live.id), live.view_json(seat, conn.delta)[0])
 
-    async def send_state(self, conn: Conn) -> LiveMatch | None:
-        """The connection's full view now (and the turn clock): on connect and resume."""
+    async def send_state(self, conn: Conn, resume: bool = False) -> LiveMatch | None:
+        """The connection's full view now (and the turn clock): on connect and resume.
+        ``resume``: the client says it has seen a version before (a reconnect)."""
         live = await self.current(conn.room_code)
         if live is None:
             conn.send(self.view_message(None, conn))
             return None
         async with live.lock:
-            if self.kozyr.fanout is not None and not live.fresh:
-                # Other processes may have moved the match on (a match read from the log
-                # a moment ago is current: what comes after it comes as their notes).
-                if await to_thread.run_sync(live.catch_up, self.db):
+            if self.kozyr.fanout is not None and (resume or not live.fresh):
+                # Other processes may have moved the match on: a note not followed here,
+                # or a resume (its client may have seen more than the notes told us).
+                # A join to a match followed note by note reads nothing.
+                live.fresh = True  # before the read: a note missed meanwhile clears it again
+                try:
+                    caught_up = await to_thread.run_sync(live.catch_up, self.db)
+                except BaseException:
+                    live.fresh = False
+                    raise
+                if caught_up:
                     self.push_views(live)  # unseen by the room's other connections too
-            live.fresh = False
             conn.send(self.view_message(live, conn))
             timer = self.kozyr.bots.timer_message(live)
             if timer is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -82,3 +83,77 @@ def test_a_match_loaded_here_and_then_played_elsewhere_unwatched_is_read_again_o
         late = connect(b, stack, code, players[1], 1)
         view = late.wait_view(0)
         assert view["version"] == version == 3
+
+
+def _followed_table(a, b, stack, seed: int):
+    """A room played on A (every seat there) and watched on B by seat 1's second socket,
+    three actions in: B has followed each one from its note.  (room, players, clients on
+    A, B's LiveMatch, version.)"""
+    variant_id = VARIANTS[0]
+    seats = find_variant(variant_id).seat_counts[0]
+    room, players = make_room(a, variant_id, seats, short_options(variant_id), seed=seed)
+    clients = [connect(a, stack, room["code"], p, s) for s, p in enumerate(players)]
+    for c in clients:
+        c.wait_view(0)
+    watcher = connect(b, stack, room["code"], players[1], 1)
+    watcher.wait_view(0)
+    live_a = a.app.state.kozyr.live[room["match"]["id"]]
+    version = 0
+    for _ in range(3):
+        seat = live_a.engine.to_act()[0]
+        version = act_and_wait(clients, seat, live_a.engine.legal_actions(seat)[0], version)
+    watcher.wait_view(version)  # B followed every note
+    return room, players, clients, b.app.state.kozyr.live[room["match"]["id"]], version
+
+
+def _count_reads(live, monkeypatch) -> list[int]:
+    """Count the catch-up reads of the log of ``live`` (it still reads)."""
+    reads = [0]
+    original = live.catch_up
+
+    def counted(db):
+        reads[0] += 1
+        return original(db)
+    monkeypatch.setattr(live, "catch_up", counted)
+    return reads
+
+
+@pytest.mark.timeout(120)
+def test_a_join_to_a_match_followed_note_by_note_reads_no_log_and_a_resume_does(two_servers, monkeypatch):
+    a, b = two_servers
+    with ExitStack() as stack:
+        room, players, _, live_b, version = _followed_table(a, b, stack, seed=41)
+        reads = _count_reads(live_b, monkeypatch)
+        joined = connect(b, stack, room["code"], players[0], 0)
+        assert joined.wait_view(version)["version"] == version
+        assert reads[0] == 0  # the join read nothing: memory followed every note
+        resumed = connect(b, stack, room["code"], players[2], 2, hello=True, last_version=version)
+        assert resumed.wait_view(version)["version"] == version
+        assert reads[0] == 1  # a resume reads the log (its client may have seen more)
+
+
+@pytest.mark.timeout(120)
+def test_after_a_process_says_goodbye_the_next_join_reads_what_it_never_published(two_servers, monkeypatch):
+    """Fault: A commits an action and its note never leaves (a process killed between its
+    commit and its publish).  Once A's goodbye reaches B, B's next join reads the log and
+    shows that action."""
+    a, b = two_servers
+    kozyr_a = a.app.state.kozyr
+    with ExitStack() as stack:
+        room, players, clients, live_b, version = _followed_table(a, b, stack, seed=43)
+        live_a = kozyr_a.live[room["match"]["id"]]
+
+        async def lost(code: str, note: dict) -> None:
+            return None
+        monkeypatch.setattr(kozyr_a, "publish", lost)
+        seat = live_a.engine.to_act()[0]
+        version = act_and_wait(clients, seat, live_a.engine.legal_actions(seat)[0], version)
+        assert live_b.version == version - 1  # B never heard of it
+        a.portal.call(kozyr_a.fanout._send_presence, {"bye": True})
+        deadline = time.monotonic() + 10
+        while live_b.fresh and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not live_b.fresh
+        joined = connect(b, stack, room["code"], players[0], 0)
+        assert joined.wait_view(version)["version"] == version
+        assert live_b.version == version
