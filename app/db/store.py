@@ -93,6 +93,15 @@ def room_code_of(s: Session, room_id: int) -> str:
     return s.get_one(m.Room, room_id).code
 
 
+def find_match_and_code(s: Session, match_id: str) -> tuple[m.Match, str] | None:
+    """The match and its room's code, in one query (None: no such match)."""
+    if not isinstance(match_id, str) or len(match_id) > 32:
+        return None
+    found = s.execute(select(m.Match, m.Room.code).join(m.Room, m.Room.id == m.Match.room_id)
+                      .where(m.Match.id == match_id)).first()
+    return None if found is None else (found[0], found[1])
+
+
 def player_by_token(s: Session, token: str | None) -> m.Player | None:
     if not token or len(token) > 200:
         return None

@@ -98,12 +98,24 @@ class BotRunner:
     async def attach(self, live: LiveMatch) -> Table:
         table = self.tables.get(live.id)
         if table is None:
-            def load() -> tuple[dict[int, str], float | None]:
-                with self.kozyr.db.read() as s:
-                    return store.bot_settings(s, live.id, live.room_id)
-            levels, seconds = await self.kozyr.run(load)
-            table = self.tables.setdefault(live.id, Table(levels, seconds))
+            settings = self._room_settings(live)
+            if settings is None:
+                def load() -> tuple[dict[int, str], float | None]:
+                    with self.kozyr.db.read() as s:
+                        return store.bot_settings(s, live.id, live.room_id)
+                settings = await self.kozyr.run(load)
+            table = self.tables.setdefault(live.id, Table(*settings))
         return table
+
+    def _room_settings(self, live: LiveMatch) -> tuple[dict[int, str], float | None] | None:
+        """The match's bot seats and turn timeout from its room's state in memory, when
+        the match is the room's current one (seats change only between matches, so
+        they are the match's); None: read them."""
+        snap = self.kozyr.rooms.snapshots.get(live.room_code)
+        if snap is None or not snap["match"] or snap["match"]["id"] != live.id:
+            return None
+        levels = {s["seat"]: str(s["level"]) for s in snap["seats"] if s["level"] is not None}
+        return levels, snap["takeover_seconds"]
 
     async def poke(self, live: LiveMatch) -> None:
         """Something happened in the match: let its bots look (cheap when it has none)."""

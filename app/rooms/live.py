@@ -29,6 +29,7 @@ from engine.core import Match as EngineMatch
 
 from ..db import models as m
 from ..db import store
+from ..db.errors import UnknownMatch
 from ..db.session import Database
 from .hub import dumps, fragment
 
@@ -256,19 +257,22 @@ class LiveMatch:
 
     @classmethod
     def load(cls, db: Database, match_id: str) -> LiveMatch:
-        with db.read() as s:
-            return cls._loaded(s, store.match_row(s, match_id))
+        live = cls.load_if_any(db, match_id)
+        if live is None:
+            raise UnknownMatch(f"no match {match_id!r}")
+        return live
 
     @classmethod
     def load_if_any(cls, db: Database, match_id: str) -> LiveMatch | None:
-        """load(), or None if there is no such match (a broken log still raises)."""
+        """load(), or None if there is no such match (a broken log still raises): the
+        match with its room's code, then its log (two queries)."""
         with db.read() as s:
-            row = store.find_match(s, match_id)
-            return None if row is None else cls._loaded(s, row)
+            found = store.find_match_and_code(s, match_id)
+            return None if found is None else cls._loaded(s, *found)
 
     @classmethod
-    def _loaded(cls, s: Session, row: m.Match) -> LiveMatch:
-        live = cls(row, store.room_code_of(s, row.room_id))
+    def _loaded(cls, s: Session, row: m.Match, room_code: str) -> LiveMatch:
+        live = cls(row, room_code)
         live._replay(store.actions_of(s, row.id))
         live.saved_scores = len(live.engine.scoresheet())
         live.saved_roles = len(live.engine.role_table())

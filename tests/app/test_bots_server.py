@@ -388,3 +388,24 @@ def _drain(c) -> list[dict]:
             out.append(c.recv(timeout=0.05))
         except TimeoutError:
             return out
+
+
+def test_a_matchs_bots_and_turn_timeout_come_from_the_room_in_memory_as_the_log_has_them(bclient):
+    """A table for the room's current match is set up from the room's state in memory
+    (no read); it must say what the database says: the bot seats as seated when the
+    match started (match_players) and the room's turn timeout."""
+    kozyr = bclient.app.state.kozyr
+    host = new_player(bclient, "Host of bots")
+    room = new_room(bclient, host, "thousand-1001", 3, takeover_seconds=30)
+    assert add_bot(bclient, room["code"], 1, host, "random").status_code == 200
+    assert add_bot(bclient, room["code"], 2, host, "strong").status_code == 200
+    started = start(bclient, room["code"], host, seed=5)
+    live = kozyr.live[started["match"]["id"]]
+    from_memory = kozyr.bots._room_settings(live)
+    with kozyr.db.read() as s:
+        from_log = store.bot_settings(s, live.id, live.room_id)
+    assert from_memory == from_log == ({1: "random", 2: "strong"}, 30.0)
+    # Not the room's current match (an older one): read from the database instead.
+    kozyr.rooms.snapshots[room["code"]] = {**kozyr.rooms.snapshots[room["code"]], "match": None}
+    assert kozyr.bots._room_settings(live) is None
+    kozyr.rooms.forget(room["code"])
