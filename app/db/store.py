@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Integer, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from . import models as m
 from . import rows
@@ -271,24 +271,49 @@ def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str
 
 
 def room_snapshot(s: Session, room: m.Room) -> dict:
-    """Everything the server shows of a room that lives in the database (plain data)."""
-    host = s.get_one(m.Player, room.host_id)
+    """Everything the server shows of a room that lives in the database (plain data),
+    as this transaction sees it (the session flushes first)."""
+    snap = _snapshot(s, m.Room.id == room.id)
+    assert snap is not None
+    return snap
+
+
+def room_snapshot_by_code(s: Session, code: str) -> dict:
+    """``room_snapshot`` of the room of ``code`` (matched as room_by_code matches it):
+    two queries, the room with its host and current match, then its seats."""
+    if isinstance(code, str) and len(code) <= 32:
+        for candidate in dict.fromkeys((code, code.upper())):
+            snap = _snapshot(s, m.Room.code == candidate)
+            if snap is not None:
+                return snap
+    raise UnknownRoom(f"no room {code!r}")
+
+
+def _snapshot(s: Session, where) -> dict | None:
+    r, host, match = m.Room, aliased(m.Player), m.Match
+    room = s.execute(select(r.id, r.code, r.variant, r.options, r.seat_count, r.takeover_seconds,
+                            r.rated, r.takeback, r.abandoned, r.created_at, r.host_id, host.name,
+                            host.bot_level, host.bot_slot, match.id, match.number, match.status,
+                            match.version)
+                     .join(host, host.id == r.host_id)
+                     .outerjoin(match, match.id == r.current_match_id).where(where)).first()
+    if room is None:
+        return None
     rows = s.execute(select(m.Seat.seat_no, m.Seat.player_id, m.Player.name, m.Player.bot_level,
                             m.Player.bot_slot)
                      .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
-                     .where(m.Seat.room_id == room.id).order_by(m.Seat.seat_no)).all()
-    match = current_match(s, room)
+                     .where(m.Seat.room_id == room[0]).order_by(m.Seat.seat_no)).all()
     return {
-        "id": room.id, "code": room.code, "variant": room.variant, "options": room.options,
-        "seat_count": room.seat_count, "takeover_seconds": room.takeover_seconds,
-        "rated": bool(room.rated), "takeback": room.takeback or "agree",
-        "abandoned": room.abandoned or "ignored",
-        "host": {"id": host.id, "name": host.name, "bot_key": host.bot_key},
-        "seats": [{"seat": r[0], "player": r[1], "name": r[2], "level": r[3],
-                   "bot_key": m.bot_key(r[3], r[4])} for r in rows],
-        "match": None if match is None else {"id": match.id, "number": match.number,
-                                             "status": match.status, "version": match.version},
-        "created_at": utc(room.created_at),
+        "id": room[0], "code": room[1], "variant": room[2], "options": room[3],
+        "seat_count": room[4], "takeover_seconds": room[5],
+        "rated": bool(room[6]), "takeback": room[7] or "agree",
+        "abandoned": room[8] or "ignored",
+        "host": {"id": room[10], "name": room[11], "bot_key": m.bot_key(room[12], room[13])},
+        "seats": [{"seat": x[0], "player": x[1], "name": x[2], "level": x[3],
+                   "bot_key": m.bot_key(x[3], x[4])} for x in rows],
+        "match": None if room[14] is None else {"id": room[14], "number": room[15],
+                                                "status": room[16], "version": room[17]},
+        "created_at": utc(room[9]),
     }
 
 

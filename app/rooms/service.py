@@ -125,7 +125,7 @@ class RoomService:
     def _read_room(self, code: str) -> dict:
         """(A worker thread.)  The room's state from the database (UnknownRoom if none)."""
         with self.db.read() as s:
-            return store.room_snapshot(s, store.room_by_code(s, code))
+            return store.room_snapshot_by_code(s, code)
 
     def forget(self, code: str) -> None:
         """Another process changed the room: read it afresh when next needed."""
