@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     # a tick and is measured (shorter ones when they do).  Each wake-up of an idle loop
     # costs this machine's kind 0.1-0.25 ms of CPU, so 10 ms ticks cost 2-3% of a core.
     lag_watch_ms: float = 50.0
+    # Worker threads at once (database work, sync routes; anyio's default limiter): each
+    # thread running Python takes the GIL from the event loop for up to 5 ms at a time, so
+    # with anyio's 40 a join storm's reads starved the loop (accepts waited seconds); 0: 40.
+    worker_threads: int = 4
 
     # Sign-in on another device (app/api/auth.py)
     sign_in_link_minutes: float = 15.0  # a personal sign-in link works once, for this long

@@ -40,7 +40,8 @@ KOZYR_BENCH_PROFILE=PATH profiles the server process to PATH (cProfile; in modes
 and kill process i to PATH.i), KOZYR_BENCH_PYSPY=PATH samples every thread of
 server i during the measuring window to PATH.i (py-spy, if installed; more of its
 flags in KOZYR_BENCH_PYSPY_ARGS, e.g. "--gil" for the thread holding the GIL only),
-KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i.
+KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i; KOZYR_BENCH_KEEP=1 keeps each
+run's temporary folder (the servers' logs, the SQLite file), removed otherwise.
 
     .venv/bin/python bench/server.py --rooms 50 100 200 400 --seconds 15 --modes one two bare
 """
@@ -54,6 +55,7 @@ import os
 import random
 import secrets
 import shlex
+import shutil
 import signal
 import socket
 import statistics
@@ -410,6 +412,10 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
                 proc.kill()
         if multi and db:
             pg_drop(args.pg_url, db)
+        if os.environ.get("KOZYR_BENCH_KEEP"):  # the servers' logs and the SQLite file
+            print(f"# kept {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     results = [c.result for c in clients]
     for failure in [f for r in results for f in r["failures"]][:3]:
         print(f"client failure ({mode}, {rooms} rooms): {failure}", file=sys.stderr)

@@ -484,6 +484,8 @@ class Kozyr:
         return len(self.live)
 
     async def startup(self) -> None:
+        if self.settings.worker_threads > 0:  # every to_thread.run_sync without a limiter of its own
+            to_thread.current_default_thread_limiter().total_tokens = self.settings.worker_threads
         self.metrics.start_watch()
         if self.settings.run_migrations:
             await self.run(self.migrate)

@@ -184,3 +184,20 @@ def test_a_player_made_here_joins_without_a_token_look_up(client, monkeypatch):
         msg, _ = c.recv_until(lambda m: m["type"] in ("welcome", "error"))
         assert msg["type"] == "error" and msg["code"] == "bad_token"
     assert reads == ["x" * 43]
+
+
+def test_worker_threads_are_capped_so_reads_cannot_starve_the_loop(client):
+    """Every to_thread call without a limiter of its own (the database work, sync routes)
+    shares KOZYR_WORKER_THREADS threads in the app's event loop, not anyio's 40."""
+    from anyio import to_thread
+
+    async def limit() -> float:
+        return to_thread.current_default_thread_limiter().total_tokens
+    settings = client.app.state.kozyr.settings
+    assert settings.worker_threads == 4
+    assert client.portal.call(limit) == settings.worker_threads
+    # Still served when more requests come at once than there are threads.
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(12) as pool:
+        codes = list(pool.map(lambda _: client.get("/healthz").status_code, range(24)))
+    assert codes == [200] * 24
