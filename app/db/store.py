@@ -145,17 +145,24 @@ def room_by_code(s: Session, code: str, *, lock: bool = False) -> m.Room:
     """The room of ``code``: the exact code (older mixed-case codes), else the upper-cased
     one (new codes are stored upper-case, so a code typed in lower case finds its room)."""
     room = None
-    if isinstance(code, str) and len(code) <= 32:
-        for candidate in dict.fromkeys((code, code.upper())):
-            q = select(m.Room).where(m.Room.code == candidate)
-            if lock:
-                q = q.with_for_update()
-            room = s.scalar(q)
-            if room is not None:
-                break
+    for candidate in _code_candidates(code):
+        q = select(m.Room).where(m.Room.code == candidate)
+        if lock:
+            q = q.with_for_update()
+        room = s.scalar(q)
+        if room is not None:
+            break
     if room is None:
         raise UnknownRoom(f"no room {code!r}")
     return room
+
+
+def _code_candidates(code: object) -> tuple[str, ...]:
+    """The stored codes a room code may name, in the order tried: the exact code (older
+    mixed-case codes), then the upper-cased one; none for what cannot be a code."""
+    if not isinstance(code, str) or len(code) > 32:
+        return ()
+    return tuple(dict.fromkeys((code, code.upper())))
 
 
 def seats_of(s: Session, room: m.Room) -> list[tuple[int, int | None, str | None]]:
@@ -281,11 +288,10 @@ def room_snapshot(s: Session, room: m.Room) -> dict:
 def room_snapshot_by_code(s: Session, code: str) -> dict:
     """``room_snapshot`` of the room of ``code`` (matched as room_by_code matches it):
     two queries, the room with its host and current match, then its seats."""
-    if isinstance(code, str) and len(code) <= 32:
-        for candidate in dict.fromkeys((code, code.upper())):
-            snap = _snapshot(s, m.Room.code == candidate)
-            if snap is not None:
-                return snap
+    for candidate in _code_candidates(code):
+        snap = _snapshot(s, m.Room.code == candidate)
+        if snap is not None:
+            return snap
     raise UnknownRoom(f"no room {code!r}")
 
 

@@ -202,8 +202,8 @@ class RedisFanout:
     def _peer_gone(self) -> None:
         """A process said goodbye or stopped reporting: it may have committed actions it
         never published, so every match here reads the log at its next join."""
-        for match_id in list(self.kozyr.live):
-            self._missed(match_id)
+        for live in self.kozyr.live.values():
+            live.fresh = False
 
     async def _on_presence(self, note: dict) -> None:
         hub = self.kozyr.hub
