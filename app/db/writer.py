@@ -236,11 +236,20 @@ class GroupWriter:
 
     def _checkpoint(self) -> None:
         """Copy the WAL back into the database file (with its fsync), off the loop;
-        passive: it waits for nobody, and the next one takes up what it left."""
+        passive: it waits for no reader, and the next one takes up what it left.
+
+        It holds the writer's turn: the loop's commits meanwhile come to this thread
+        (flush hands them over) and are written after it.  Without that, the loop
+        appended frames while the checkpoint ran, so the WAL was never wholly copied
+        when the next write began, SQLite never started it again from its head, and
+        under steady play it grew without end (36 MB in 10 s at 400 rooms), every
+        frame written to new blocks that the kernel zeroes first (6% of the server's
+        CPU; bench/results/server-2026-12-02c.txt)."""
         try:
             conn = self.thread_conn()
-            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-            conn.commit()
+            with self.db.writing():
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                conn.commit()
             self.checkpoints += 1
         except Exception as e:
             log.warning("WAL checkpoint failed: %r", e)

@@ -177,3 +177,27 @@ def test_inline_writes_behind_a_writer_outside_the_lock_wait_in_the_thread(db, t
     other.close()
     writer.stop()
     assert writer.inline_batches == 1 and writer.batches == 2
+
+
+
+def test_under_steady_writes_the_wal_starts_again_from_its_head(db, tmp_path):
+    """The loop commits every turn while the thread checkpoints: each checkpoint holds
+    the writer's turn (the loop's batches meanwhile go to the thread), so once it has
+    copied the whole WAL the next write starts the WAL again from its head (SQLite
+    counts those restarts in the WAL header's checkpoint sequence number, bytes 12-15).
+    Before, the loop's frames kept coming during every checkpoint, the WAL was never
+    wholly copied when a write began, and under steady play it grew without end."""
+    ids = make_matches(db, 40)
+    writer = GroupWriter(db, inline=True, checkpoint_every=10)
+    wal = tmp_path / "w.db-wal"
+
+    async def main() -> None:
+        for seq in range(200):
+            await asyncio.gather(*(writer.submit((i, seq, 0, "pass", None)) for i in ids))
+
+    asyncio.run(main())
+    writer.stop()
+    restarts = int.from_bytes(wal.read_bytes()[12:16], "big")
+    assert writer.checkpoints >= 15
+    assert restarts >= writer.checkpoints - 2, (restarts, writer.checkpoints)
+    assert logged(db) == {i: (200, 200) for i in ids}
