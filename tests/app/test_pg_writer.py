@@ -126,3 +126,24 @@ def test_a_batch_with_more_to_write_commits_it_with_its_actions_or_nothing(db):
     with db.read() as s:
         assert s.get(m.Match, a).status == "finished"
         assert s.get(m.Match, c).version == 1
+
+
+def test_reads_run_without_a_transaction_and_writes_keep_theirs(db):
+    """``db.read()`` on PostgreSQL: each statement is its own transaction (no BEGIN and
+    ROLLBACK round trips around a join's reads); ``db.write()`` on the same pooled
+    connection afterwards is one transaction again.  In a transaction now() is the
+    transaction's start, so after a first statement and a pause it falls behind the
+    statement's own timestamp."""
+    from sqlalchemy import text
+
+    def same_moment(s) -> bool:
+        s.execute(text("SELECT 1"))
+        s.execute(text("SELECT pg_sleep(0.02)"))
+        return s.execute(text("SELECT now() = statement_timestamp()")).scalar()
+
+    with db.read() as s:
+        assert same_moment(s)  # a fresh transaction per statement
+        assert s.connection().connection.dbapi_connection.autocommit
+    with db.write() as s:
+        assert not same_moment(s)  # one transaction from BEGIN to COMMIT
+        assert not s.connection().connection.dbapi_connection.autocommit
