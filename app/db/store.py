@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import Integer, func, insert, or_, select, text, update
+from sqlalchemy import Integer, bindparam, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
@@ -97,9 +97,12 @@ def find_match_and_code(s: Session, match_id: str) -> tuple[m.Match, str] | None
     """The match and its room's code, in one query (None: no such match)."""
     if not isinstance(match_id, str) or len(match_id) > 32:
         return None
-    found = s.execute(select(m.Match, m.Room.code).join(m.Room, m.Room.id == m.Match.room_id)
-                      .where(m.Match.id == match_id)).first()
+    found = s.execute(_MATCH_AND_CODE, {"match": match_id}).first()
     return None if found is None else (found[0], found[1])
+
+
+_MATCH_AND_CODE = (select(m.Match, m.Room.code).join(m.Room, m.Room.id == m.Match.room_id)
+                   .where(m.Match.id == bindparam("match")))
 
 
 def player_by_token(s: Session, token: str | None) -> m.Player | None:
@@ -280,7 +283,8 @@ def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str
 def room_snapshot(s: Session, room: m.Room) -> dict:
     """Everything the server shows of a room that lives in the database (plain data),
     as this transaction sees it (the session flushes first)."""
-    snap = _snapshot(s, m.Room.id == room.id)
+    s.flush()
+    snap = _snapshot(s.connection(), _ROOM_BY_ID, room.id)
     assert snap is not None
     return snap
 
@@ -288,27 +292,40 @@ def room_snapshot(s: Session, room: m.Room) -> dict:
 def room_snapshot_by_code(s: Session, code: str) -> dict:
     """``room_snapshot`` of the room of ``code`` (matched as room_by_code matches it):
     two queries, the room with its host and current match, then its seats."""
+    c = s.connection()
     for candidate in _code_candidates(code):
-        snap = _snapshot(s, m.Room.code == candidate)
+        snap = _snapshot(c, _ROOM_BY_CODE, candidate)
         if snap is not None:
             return snap
     raise UnknownRoom(f"no room {code!r}")
 
 
-def _snapshot(s: Session, where) -> dict | None:
+def _room_query():
     r, host, match = m.Room, aliased(m.Player), m.Match
-    room = s.execute(select(r.id, r.code, r.variant, r.options, r.seat_count, r.takeover_seconds,
-                            r.rated, r.takeback, r.abandoned, r.created_at, r.host_id, host.name,
-                            host.bot_level, host.bot_slot, match.id, match.number, match.status,
-                            match.version)
-                     .join(host, host.id == r.host_id)
-                     .outerjoin(match, match.id == r.current_match_id).where(where)).first()
+    return (select(r.id, r.code, r.variant, r.options, r.seat_count, r.takeover_seconds,
+                   r.rated, r.takeback, r.abandoned, r.created_at, r.host_id, host.name,
+                   host.bot_level, host.bot_slot, match.id, match.number, match.status,
+                   match.version)
+            .join(host, host.id == r.host_id)
+            .outerjoin(match, match.id == r.current_match_id))
+
+
+# Built once, with the room as a parameter: building these selects (and the host's
+# alias) for every read cost more than running them (a join storm reads one room per
+# room new to the process; bench/join_reads.py).  They run on the session's
+# connection: plain rows, no ORM loading.
+_ROOM_BY_ID = _room_query().where(m.Room.id == bindparam("room"))
+_ROOM_BY_CODE = _room_query().where(m.Room.code == bindparam("room"))
+_SEATS = (select(m.Seat.seat_no, m.Seat.player_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot)
+          .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
+          .where(m.Seat.room_id == bindparam("room")).order_by(m.Seat.seat_no))
+
+
+def _snapshot(c: Connection, query, key: object) -> dict | None:
+    room = c.execute(query, {"room": key}).first()
     if room is None:
         return None
-    rows = s.execute(select(m.Seat.seat_no, m.Seat.player_id, m.Player.name, m.Player.bot_level,
-                            m.Player.bot_slot)
-                     .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
-                     .where(m.Seat.room_id == room[0]).order_by(m.Seat.seat_no)).all()
+    rows = c.execute(_SEATS, {"room": room[0]}).all()
     return {
         "id": room[0], "code": room[1], "variant": room[2], "options": room[3],
         "seat_count": room[4], "takeover_seconds": room[5],
@@ -378,11 +395,17 @@ def match_seats(s: Session, match_id: str) -> list[dict]:
             for r in rows]
 
 
+_ACTIONS = (select(m.Action.__table__.c.seq, m.Action.__table__.c.seat, m.Action.__table__.c.action,
+                   m.Action.__table__.c.client_id)
+            .where(m.Action.__table__.c.match_id == bindparam("match"),
+                   m.Action.__table__.c.seq >= bindparam("from_seq"))
+            .order_by(m.Action.__table__.c.seq))
+
+
 def actions_of(s: Session | Connection, match_id: str, from_seq: int = 0) -> list:
     """Rows with .seq, .seat, .action, .client_id in log order."""
-    a = m.Action.__table__
-    return list(s.execute(select(a.c.seq, a.c.seat, a.c.action, a.c.client_id)
-                          .where(a.c.match_id == match_id, a.c.seq >= from_seq).order_by(a.c.seq)))
+    c = s.connection() if isinstance(s, Session) else s
+    return list(c.execute(_ACTIONS, {"match": match_id, "from_seq": from_seq}))
 
 
 def unfinished_matches(s: Session) -> list[m.Match]:
