@@ -395,11 +395,10 @@ def match_seats(s: Session, match_id: str) -> list[dict]:
             for r in rows]
 
 
-_ACTIONS = (select(m.Action.__table__.c.seq, m.Action.__table__.c.seat, m.Action.__table__.c.action,
-                   m.Action.__table__.c.client_id)
-            .where(m.Action.__table__.c.match_id == bindparam("match"),
-                   m.Action.__table__.c.seq >= bindparam("from_seq"))
-            .order_by(m.Action.__table__.c.seq))
+_ACTION = m.Action.__table__.c
+_ACTIONS = (select(_ACTION.seq, _ACTION.seat, _ACTION.action, _ACTION.client_id)
+            .where(_ACTION.match_id == bindparam("match"), _ACTION.seq >= bindparam("from_seq"))
+            .order_by(_ACTION.seq))
 
 
 def actions_of(s: Session | Connection, match_id: str, from_seq: int = 0) -> list:
