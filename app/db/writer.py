@@ -26,7 +26,9 @@ forth, waking the loop for the ack) is saved: all threads together 0.62 against
 0.67 ms per action at 800 rooms, 1.02 against 1.04 at 200, back to back
 (bench/results/server-inline-2026-12-01.txt).  The fsync of a WAL checkpoint would
 stall the loop, so the loop's connection never checkpoints (wal_autocheckpoint=0):
-every ``checkpoint_every`` inline commits it asks the thread for a passive one.
+every ``checkpoint_every`` inline commits it asks the thread for a passive one,
+which holds the writer's turn so that the WAL starts again from its head
+(``_checkpoint``).
 The same promise holds: a write's future settles only after its commit.
 
 ``gather`` (seconds; KOZYR_COMMIT_GATHER_MS): the loop commits at most once per
