@@ -1,7 +1,7 @@
 """What a process new to a room reads when its first seat joins (PostgreSQL or SQLite):
 the room's state (``RoomService._read_room``) and the room's current match with its
-log (``LiveMatch.load_if_any``), per room, in one thread, timed in process CPU and
-wall time.  This is the work a join storm queues on the worker threads of the
+log (``LiveMatch.load_if_any``), per room, in one thread, timed in that thread's CPU
+and in wall time.  This is the work a join storm queues on the worker threads of the
 process that did not make the rooms (bench/server.py --modes two: process B).
 
     .venv/bin/python bench/join_reads.py [--rooms 200] [--actions 12] [--database-url URL]

@@ -300,22 +300,19 @@ def room_snapshot_by_code(s: Session, code: str) -> dict:
     raise UnknownRoom(f"no room {code!r}")
 
 
-def _room_query():
-    r, host, match = m.Room, aliased(m.Player), m.Match
-    return (select(r.id, r.code, r.variant, r.options, r.seat_count, r.takeover_seconds,
-                   r.rated, r.takeback, r.abandoned, r.created_at, r.host_id, host.name,
-                   host.bot_level, host.bot_slot, match.id, match.number, match.status,
-                   match.version)
-            .join(host, host.id == r.host_id)
-            .outerjoin(match, match.id == r.current_match_id))
-
-
 # Built once, with the room as a parameter: building these selects (and the host's
 # alias) for every read cost more than running them (a join storm reads one room per
 # room new to the process; bench/join_reads.py).  They run on the session's
 # connection: plain rows, no ORM loading.
-_ROOM_BY_ID = _room_query().where(m.Room.id == bindparam("room"))
-_ROOM_BY_CODE = _room_query().where(m.Room.code == bindparam("room"))
+_HOST = aliased(m.Player)
+_ROOM = (select(m.Room.id, m.Room.code, m.Room.variant, m.Room.options, m.Room.seat_count,
+                m.Room.takeover_seconds, m.Room.rated, m.Room.takeback, m.Room.abandoned,
+                m.Room.created_at, m.Room.host_id, _HOST.name, _HOST.bot_level, _HOST.bot_slot,
+                m.Match.id, m.Match.number, m.Match.status, m.Match.version)
+         .join(_HOST, _HOST.id == m.Room.host_id)
+         .outerjoin(m.Match, m.Match.id == m.Room.current_match_id))
+_ROOM_BY_ID = _ROOM.where(m.Room.id == bindparam("room"))
+_ROOM_BY_CODE = _ROOM.where(m.Room.code == bindparam("room"))
 _SEATS = (select(m.Seat.seat_no, m.Seat.player_id, m.Player.name, m.Player.bot_level, m.Player.bot_slot)
           .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
           .where(m.Seat.room_id == bindparam("room")).order_by(m.Seat.seat_no))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from app.db import models as m
 from app.db import store
@@ -134,7 +134,6 @@ def test_reads_run_without_a_transaction_and_writes_keep_theirs(db):
     connection afterwards is one transaction again.  In a transaction now() is the
     transaction's start, so after a first statement and a pause it falls behind the
     statement's own timestamp."""
-    from sqlalchemy import text
 
     def same_moment(s) -> bool:
         s.execute(text("SELECT 1"))

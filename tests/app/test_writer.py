@@ -179,7 +179,6 @@ def test_inline_writes_behind_a_writer_outside_the_lock_wait_in_the_thread(db, t
     assert writer.inline_batches == 1 and writer.batches == 2
 
 
-
 def test_under_steady_writes_the_wal_starts_again_from_its_head(db, tmp_path):
     """The loop commits every turn while the thread checkpoints: each checkpoint holds
     the writer's turn (the loop's batches meanwhile go to the thread), so once it has
