@@ -40,18 +40,18 @@ def measure(variant_id: str, matches: int) -> dict:
     for n in range(matches):
         m = variant.new_match(seats, seed=1000 + n)
         full_json, parts_json = SharedJson(), SharedJson()  # as the server encodes (live.py)
-        last = {s: parts_json.encode(m.view(s), True)[1] for s in range(seats)}
+        last = {s: parts_json.encode(*m.view_parts(s), True)[1] for s in range(seats)}
         version = 0
         while not m.over:
             seat = m.to_act()[0]
             m.apply(seat, policy(m, seat, m.legal_actions(seat), rng))
             version += 1
             t0 = clock()
-            views = {s: m.view(s) for s in range(seats)}
+            views = {s: m.view_parts(s) for s in range(seats)}
             t1 = clock()
-            full = [view_text(version, match, full_json.encode(views[s], False)[0]) for s in range(seats)]
+            full = [view_text(version, match, full_json.encode(*views[s], False)[0]) for s in range(seats)]
             t2 = clock()
-            parts = {s: parts_json.encode(views[s], True)[1] for s in range(seats)}
+            parts = {s: parts_json.encode(*views[s], True)[1] for s in range(seats)}
             deltas = [delta_text(version, match, version - 1, last[s], parts[s]) for s in range(seats)]
             t3 = clock()
             last = parts

@@ -10,7 +10,9 @@ A family module subclasses :class:`Match` and fills in a few hooks:
 * ``_start_deal()``          deal the next deal (presets first, then the shuffle)
 * ``turn``                   (an attribute) the one seat whose action is awaited
 * ``_why_illegal(seat, a)``  (optional) a precise reason for a rejected action
-* ``_view_extra(seat, v)``   add the family's own keys to a view
+* ``_view_extra(v)``         add the family's own keys to a view: only what every
+                             seat sees alike (a seat's own keys are the base's:
+                             ``_seen_log(seat)`` filters the deal's log)
 * ``_locations()``           where every card of the deck lies (for invariants)
 * ``_redeal_hidden(seat, rng)`` used by :meth:`Match.determinize`
 
@@ -248,6 +250,14 @@ def registered_ids() -> list[str]:
 
 
 _STALE = object()  # ``Match._legal_seat`` when no legal list is kept
+
+
+def _changed(kept: tuple, now: tuple) -> bool:
+    """Whether a table of ``now`` is another object than the one ``kept`` at its place."""
+    for a, b in zip(kept, now):  # noqa: B905 - both are the five public tables
+        if a is not b:
+            return True
+    return False
 _BITS = [n.bit_length() for n in range(64)]
 
 
@@ -371,13 +381,12 @@ class Match:
     #: to, whose items never change: a copy copies the list, not the items.
     _SHARED: ClassVar[frozenset[str]] = frozenset({
         "variant", "options", "preset_deals", "start_totals", "last_trick", "last_deal",
-        "_result", "_dealt", "rng", "_legal_seat", "_legal_list"})
+        "_result", "_dealt", "rng", "_legal_seat", "_legal_list", "_public_now"})
     _APPEND_ONLY: ClassVar[frozenset[str]] = frozenset({
         "actions", "log", "_scoresheet", "_history", "_presets_left"})
     _phase_of: ClassVar[dict[str, str]] = {}
     _legal_of: ClassVar[dict[str, Callable[[Any, int], list[str]]]] = {}
     _do_of: ClassVar[dict[str, dict[str, Callable[[Any, int, Action], None]]]] = {}
-    _view_sets_log = False  # True: the family's _view_extra writes the view's "log" itself
     #: Kinds of actions (the part before ":") that a page confirms before sending:
     #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
     confirm_kinds: frozenset[str] = frozenset()
@@ -426,6 +435,7 @@ class Match:
         self._result: dict | None = None
         self._public: tuple | None = None  # (rows, the public tables, their copies): _public_tables
         self._seen_logs: dict[int | None, tuple[list, list]] = {}  # seat: (log, its view): _seen_log
+        self._public_now: dict | None = None  # the public part of this moment's views: view_parts
         self.start_totals = [0] * seats  # see start_from_totals
         self.stage = ""
         if first_dealer is None:
@@ -470,6 +480,7 @@ class Match:
         if action not in legal or type(action) is not str:
             self._reject(seat, action)
         self._legal_seat = _STALE
+        self._public_now = None
         self.actions.append((seat, action))
         act = _PARSED.get(action) or Action.parse(action)  # _do, inlined (the hot path)
         self._do_of[self.stage][act.kind](self, seat, act)
@@ -487,6 +498,7 @@ class Match:
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Fast path: carry out an action known to be legal (no checks)."""
         self._legal_seat = _STALE
+        self._public_now = None
         self.actions.append((seat, action))
         self._do(seat, action)
 
@@ -501,25 +513,46 @@ class Match:
         # Each table is replaced when it changes; the scoresheet only grows (its rows are
         # new dicts, never changed after).  The originals are kept with the copy, so
         # ``is`` cannot meet a reused id.
-        if (cached is None or cached[0] != len(self._scoresheet)
-                or any(a is not b for a, b in zip(cached[1], tables, strict=True))):
+        if cached is None or cached[0] != len(self._scoresheet) or _changed(cached[1], tables):
             cached = self._public = (len(self._scoresheet), tables, plain_copy(tables))
         return cached[2]
 
     def view(self, seat: int | None) -> dict:
+        public, own = self.view_parts(seat)
+        return {**public, **own}
+
+    def view_parts(self, seat: int | None) -> tuple[dict, dict]:
+        """``view(seat)`` in two dicts, ``view(seat) == {**public, **own}`` with no key
+        in both: ``public``, the keys every seat (and a spectator) sees alike now, the
+        very same dict for every seat until the next action (built once per moment:
+        a server shows one moment to every seat, and may encode this part once), to
+        be read, never changed; ``own``, what only ``seat`` sees (``seat``, ``hand``,
+        ``log``, ``legal``, ``confirm``), made for this call."""
         if seat is not None:
             self._check_seat(seat)
         legal = [] if seat is None else self.legal_actions(seat)
+        own = {
+            "seat": seat,
+            "hand": [] if seat is None else self._sorted(self._hand(seat)),
+            "log": self._seen_log(seat),
+            "legal": legal,
+            "confirm": [a for a in legal if a.partition(":")[0] in self.confirm_kinds],
+        }
+        public = self._public_now
+        if public is None:
+            public = self._public_now = self._public_view()
+        return public, own
+
+    def _public_view(self) -> dict:
+        """The keys of a view alike for every seat (see view_parts), with the family's."""
         last_trick, scoresheet, last_deal, options, result = self._public_tables()
         v: dict[str, Any] = {
             "variant": self.variant.id,
             "seats": self.seats,
-            "seat": seat,
             "phase": self.phase,
             "deal": self.deal_no,
             "dealer": self.dealer,
             "to_act": self.to_act(),
-            "hand": [] if seat is None else self._sorted(self._hand(seat)),
             "hand_sizes": [len(self._hand(s)) for s in range(self.seats)],
             "trick": [],
             "last_trick": last_trick,
@@ -528,13 +561,10 @@ class Match:
             "scoresheet": scoresheet,
             "totals": self._totals(),
             "last_deal": last_deal,
-            "log": self._seen_log(seat),
-            "legal": legal,
-            "confirm": [a for a in legal if a.partition(":")[0] in self.confirm_kinds],
             "options": options,
             "result": result,
         }
-        self._view_extra(seat, v)
+        self._view_extra(v)
         return v
 
     def _seen_log(self, seat: int | None) -> list:
@@ -569,10 +599,10 @@ class Match:
             "trump": None,
             "face_up": [],
             "rows": len(self._scoresheet),
-            "log": [] if self._view_sets_log else self._seen_log(seat),
+            "log": self._seen_log(seat),
             "legal": self.legal_actions(seat),
         }
-        self._view_extra(seat, v)
+        self._view_extra(v)
         return v
 
     def scoresheet(self) -> list[dict]:
@@ -631,6 +661,7 @@ class Match:
         twin.rng.setstate(self.rng.getstate())
         twin._legal_seat = _STALE
         twin._public = None
+        twin._public_now = None
         twin._seen_logs = {}
         return twin
 
@@ -654,6 +685,7 @@ class Match:
         self.start_totals = list(totals)
         self._legal_seat = _STALE
         self._public = None
+        self._public_now = None
         self._totals_changed()
 
     def card_locations(self) -> dict[str, list[str]]:
@@ -822,7 +854,7 @@ class Match:
     def _hand(self, seat: int) -> list[str]:
         raise NotImplementedError
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
+    def _view_extra(self, v: dict) -> None:
         pass
 
     def _locations(self) -> dict[str, list[str]]:

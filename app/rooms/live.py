@@ -118,43 +118,61 @@ class Pending:
 ViewParts = dict[str, str]
 
 
-#: The view keys whose values the engine shares between the seats of one moment and
+#: The view keys whose values the engine shares between the moments of a match and
 #: keeps until one of them changes (engine/core.py ``_public_tables``): a match
-#: encodes each such value once, not once per seat and step.
+#: encodes each such value once, not once per step.
 SHARED_KEYS = ("last_trick", "scoresheet", "last_deal", "options", "result")
 
 
 class SharedJson:
-    """A match's encodings of its views' shared values, each kept with the value it
-    encodes for as long as the engine hands out that same object."""
+    """A match's encodings of what its views share.  The engine hands every seat of
+    one moment the same public part of its view (``Match.view_parts``): it is
+    encoded once per moment, as one text and (for delta connections) key by key,
+    and each seat's view is that and the seat's own part.  Within the public part,
+    the big tables (``SHARED_KEYS``) keep their encodings from moment to moment,
+    for as long as the engine hands out the same object."""
 
-    __slots__ = ("held",)
+    __slots__ = ("held", "public", "public_text", "public_parts")
 
     def __init__(self) -> None:
         self.held: dict[str, tuple[Any, str, Any]] = {}  # key: (value, its JSON, as a fragment)
+        self.public: dict | None = None  # the public part the two encodings below are of
+        self.public_text: str | None = None
+        self.public_parts: ViewParts | None = None
 
-    def encode(self, view: dict, parts: bool) -> tuple[str | None, ViewParts | None]:
-        """``(dumps(view), None)``, or (``parts``) ``(None, each top-level key's JSON)``,
-        the shared values taken from the encodings kept."""
-        shared = {}
-        for key in SHARED_KEYS:
-            value = view.get(key)
-            if value is None:
-                continue
-            hit = self.held.get(key)
-            if hit is None or hit[0] is not value:
-                text = dumps(value)
-                hit = self.held[key] = (value, text, fragment(text))
-            shared[key] = hit
+    def encode(self, public: dict, own: dict, parts: bool) -> tuple[str | None, ViewParts | None]:
+        """The view ``{**public, **own}`` as ``(its JSON, None)``, or (``parts``) as
+        ``(None, each top-level key's JSON)``: the same bytes as ``dumps`` of it."""
+        if public is not self.public:
+            self.public, self.public_text, self.public_parts = public, None, None
         if parts:  # the text, if it is wanted, is their join (LiveMatch.view_json)
-            return None, {key: shared[key][1] if key in shared else dumps(value) for key, value in view.items()}
-        doc = dict(view)
-        for key, hit in shared.items():
-            doc[key] = hit[2]
-        try:
-            return dumps(doc), None
-        except TypeError:  # what only the standard library encodes (hub.dumps) does not take fragments
-            return dumps(view), None
+            shared = self.public_parts
+            if shared is None:
+                shared = self.public_parts = {key: hit[1] if hit is not None else dumps(value)
+                                              for key, value, hit in self._tables(public)}
+            return None, {**shared, **{key: dumps(value) for key, value in own.items()}}
+        text = self.public_text
+        if text is None:
+            doc = {key: value if hit is None else hit[2] for key, value, hit in self._tables(public)}
+            try:
+                text = dumps(doc)
+            except TypeError:  # what only the standard library encodes (hub.dumps) does not take fragments
+                text = dumps(public)
+            self.public_text = text
+        return f"{text[:-1]},{dumps(own)[1:]}", None
+
+    def _tables(self, public: dict) -> list[tuple[str, Any, tuple[Any, str, Any] | None]]:
+        """(key, value, the kept encoding of a shared table or None) for each key."""
+        out = []
+        for key, value in public.items():
+            hit = None
+            if value is not None and key in SHARED_KEYS:
+                hit = self.held.get(key)
+                if hit is None or hit[0] is not value:
+                    text = dumps(value)
+                    hit = self.held[key] = (value, text, fragment(text))
+            out.append((key, value, hit))
+        return out
 
 
 def parts_json(parts: ViewParts) -> str:
@@ -419,7 +437,7 @@ class LiveMatch:
         shown = self.shown.get(seat)
         if shown is not None and shown.version == self.version and (shown.parts is not None or not parts):
             return shown
-        text, split = self.shared_json.encode(self.engine.view(seat), parts)
+        text, split = self.shared_json.encode(*self.engine.view_parts(seat), parts)
         if shown is None:
             shown = self.shown[seat] = Shown(self.version, text, split)
         else:

@@ -316,7 +316,7 @@ class KingMatch(Match):
 
     # -- views, locations, determinization -------------------------------------
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
+    def _view_extra(self, v: dict) -> None:
         v["trick"] = [[s, c] for s, c in self.trick]
         v["trump"] = self.trump
         v["face_up"] = list(self.face_up)
@@ -443,8 +443,8 @@ class KingClassicMatch(KingMatch):
               f"K-14: the totals {self.running} do not add up to zero")
         return super()._final_result()
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
-        super()._view_extra(seat, v)
+    def _view_extra(self, v: dict) -> None:
+        super()._view_extra(v)
         v["contract_order"] = list(self.contract_order)
 
 
@@ -505,8 +505,8 @@ class KingOrderedMatch(KingMatch):
     def _final_result(self) -> dict:
         return {**super()._final_result(), "relative": self._relative()}
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
-        super()._view_extra(seat, v)
+    def _view_extra(self, v: dict) -> None:
+        super()._view_extra(v)
         v["orderer"] = self.orderer
         v["orders"] = [list(o) for o in self.orders]  # rule K-16: the public table
         v["relative"] = self._relative()

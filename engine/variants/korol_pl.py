@@ -292,7 +292,7 @@ class KrolPlMatch(KorolMatch):
             return f"give one card of your hand to seat {self.pool_queue[0][1]} (rule R-43)"
         return super()._why_illegal(seat, action)
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
-        super()._view_extra(seat, v)
+    def _view_extra(self, v: dict) -> None:
+        super()._view_extra(v)
         v["strikes"] = dict(self.strikes)
         v["striker"] = self.striker if self.stage == "strike" else None

@@ -53,7 +53,6 @@ class KorolMatch(Match):
     strength = STRENGTH
     deck = DECK
 
-    _view_sets_log = True  # a reveal for one seat only is left out (see _view_extra)
     STAGES: ClassVar[dict[str, Stage]] = {"play": Stage("play", "_legal_play", {"play": "_do_play"})}
     _SHARED = Match._SHARED | {"order", "_title_seat"}
     _APPEND_ONLY = Match._APPEND_ONLY | {"role_rows", "leavers"}
@@ -349,9 +348,11 @@ class KorolMatch(Match):
 
     # -- views ------------------------------------------------------------------------
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
+    def _seen_log(self, seat: int | None) -> list:
         # A reveal meant for one seat only (R-23) is left out of the others' logs.
-        v["log"] = [[e.seat, t] for e in self.log if (t := e.as_seen_by(seat))]
+        return [[e.seat, t] for e in self.log if (t := e.as_seen_by(seat))]
+
+    def _view_extra(self, v: dict) -> None:
         v["trick"] = [[s, c] for s, c in self.trick]
         v["trump"] = self.trump
         v["face_up"] = [self.turned] if self.turned else []

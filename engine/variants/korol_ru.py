@@ -195,6 +195,6 @@ class KorolRuMatch(KorolMatch):
             return "swap one card of your hand for the turned trump, or keep (rule R-26)"
         return super()._why_illegal(seat, action)
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
-        super()._view_extra(seat, v)
+    def _view_extra(self, v: dict) -> None:
+        super()._view_extra(v)
         v["prince_leads"] = self.prince_leads  # rule R-25: leads since the King left

@@ -168,7 +168,7 @@ class ThousandMatch(ThousandPlay):
 
     WHY_NO_QUIT: ClassVar[str] = ""
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
+    def _view_extra(self, v: dict) -> None:
         put_deal_keys(self, v)
         v["face_up"] = list(self.shown) if self.stage != "play" else []
         v["forced"] = self.forced

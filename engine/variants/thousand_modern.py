@@ -424,7 +424,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     # -- views (M-33) ---------------------------------------------------------------
 
-    def _view_extra(self, seat: int | None, v: dict) -> None:
+    def _view_extra(self, v: dict) -> None:
         o = self.options
         n = self.seats
         put_deal_keys(self, v)

@@ -28,9 +28,11 @@ def test_shared_encodings_give_every_seats_own_view(variant_id):
         if m.is_over():
             break
         for seat in [*range(m.seats), None]:
+            public, own = m.view_parts(seat)
             view = m.view(seat)
+            assert view == {**public, **own}
             held = {k: v[1] for k, v in shared.held.items()}
-            text, parts = shared.encode(view, parts=seat != 0)
+            text, parts = shared.encode(public, own, parts=seat != 0)
             if seat == 0:
                 assert text == dumps(view) and parts is None
             else:
@@ -45,7 +47,9 @@ def test_shared_encodings_give_every_seats_own_view(variant_id):
 
 def test_a_value_only_the_standard_library_encodes_still_gives_the_view():
     shared = SharedJson()
-    view = {"scoresheet": [{"x": 1}], "big": 2 ** 70, "options": {"a": 1}}
-    text, _ = shared.encode(view, parts=False)
+    public = {"scoresheet": [{"x": 1}], "big": 2 ** 70, "options": {"a": 1}}
+    own = {"seat": 0, "hand": ["AS"]}
+    view = {**public, **own}
+    text, _ = shared.encode(public, own, parts=False)
     assert text == dumps(view) and '"big":1180591620717411303424' in text
-    assert shared.encode(view, parts=True) == (None, view_parts(view))
+    assert shared.encode(public, own, parts=True) == (None, view_parts(view))
