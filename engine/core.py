@@ -258,6 +258,8 @@ def _changed(kept: tuple, now: tuple) -> bool:
         if a is not b:
             return True
     return False
+
+
 _BITS = [n.bit_length() for n in range(64)]
 
 
