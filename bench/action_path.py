@@ -111,6 +111,7 @@ async def main_async(args) -> None:
     prof = cProfile.Profile() if args.profile else None
     ids = 0
     while n < args.actions:
+        round_tasks = []
         for code, conns in tables:
             live = await k.matches.current(code)
             if live is None or live.finished:
@@ -129,12 +130,14 @@ async def main_async(args) -> None:
                 prof.disable()
             cpu += time.thread_time() - t0
             n += 1
-            pending = task
+            round_tasks.append(task)
+        if not round_tasks:  # every match is over
+            break
         # the round's actions wait for their group commit, as in the live server
         t0 = time.thread_time()
         if prof:
             prof.enable()
-        await pending
+        await asyncio.gather(*round_tasks)
         await asyncio.sleep(0)
         await asyncio.sleep(args.gather / 1000)
         if prof:
