@@ -32,7 +32,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .actions import _CACHE as _PARSED
 from .actions import Action, LogEntry
-from .cards import is_card, sort_hand
+from .cards import hand_order, is_card
 
 
 class IllegalAction(ValueError):
@@ -383,7 +383,7 @@ class Match:
     #: to, whose items never change: a copy copies the list, not the items.
     _SHARED: ClassVar[frozenset[str]] = frozenset({
         "variant", "options", "preset_deals", "start_totals", "last_trick", "last_deal",
-        "_result", "_dealt", "rng", "_legal_seat", "_legal_list", "_public_now"})
+        "_result", "_dealt", "rng", "_legal_seat", "_legal_list", "_public_now", "_hand_order"})
     _APPEND_ONLY: ClassVar[frozenset[str]] = frozenset({
         "actions", "log", "_scoresheet", "_history", "_presets_left"})
     _phase_of: ClassVar[dict[str, str]] = {}
@@ -392,6 +392,7 @@ class Match:
     #: Kinds of actions (the part before ":") that a page confirms before sending:
     #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
     confirm_kinds: frozenset[str] = frozenset()
+    _hand_order: dict[str, tuple[int, int]] | None = None  # _sorted's keys, made at its first call
     _record_end = False  # deal_positions: keep the positions as a deal ends
     _end_positions: dict | None = None
 
@@ -511,13 +512,21 @@ class Match:
         encodes them once: app/rooms/live.py), so a view is read, not changed, by
         whoever receives it."""
         tables = (self.last_trick, self._scoresheet, self.last_deal, self.options, self._result)
+        rows = len(self._scoresheet)
         cached = self._public
         # Each table is replaced when it changes; the scoresheet only grows (its rows are
-        # new dicts, never changed after).  The originals are kept with the copy, so
-        # ``is`` cannot meet a reused id.
-        if cached is None or cached[0] != len(self._scoresheet) or _changed(cached[1], tables):
-            cached = self._public = (len(self._scoresheet), tables, plain_copy(tables))
-        return cached[2]
+        # new dicts, never changed after).  The originals are kept with the copies, so
+        # ``is`` cannot meet a reused id.  Only a changed table is copied again: the
+        # others keep their copies (a trick's end does not copy the scoresheet).
+        if cached is not None and cached[0] == rows and not _changed(cached[1], tables):
+            return cached[2]
+        if cached is None:
+            copies = tuple(plain_copy(t) for t in tables)
+        else:
+            copies = tuple(kept if t is was and (i != 1 or cached[0] == rows) else plain_copy(t)
+                           for i, (t, was, kept) in enumerate(zip(tables, cached[1], cached[2])))  # noqa: B905
+        self._public = (rows, tables, copies)
+        return copies
 
     def view(self, seat: int | None) -> dict:
         public, own = self.view_parts(seat)
@@ -530,15 +539,16 @@ class Match:
         a server shows one moment to every seat, and may encode this part once), to
         be read, never changed; ``own``, what only ``seat`` sees (``seat``, ``hand``,
         ``log``, ``legal``, ``confirm``), made for this call."""
-        if seat is not None:
-            self._check_seat(seat)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.seats):
+            self._check_seat(seat)  # raises ValueError
         legal = [] if seat is None else self.legal_actions(seat)
+        kinds = self.confirm_kinds
         own = {
             "seat": seat,
             "hand": [] if seat is None else self._sorted(self._hand(seat)),
             "log": self._seen_log(seat),
             "legal": legal,
-            "confirm": [a for a in legal if a.partition(":")[0] in self.confirm_kinds],
+            "confirm": [a for a in legal if a.partition(":")[0] in kinds] if legal and kinds else [],
         }
         public = self._public_now
         if public is None:
@@ -761,7 +771,10 @@ class Match:
             raise ValueError(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
 
     def _sorted(self, cards: Iterable[str]) -> list[str]:
-        return sort_hand(cards, self.strength)
+        order = self._hand_order
+        if order is None:
+            order = self._hand_order = hand_order(self.strength)
+        return sorted(cards, key=order.__getitem__)
 
     def _next_cards(self) -> tuple[dict | None, list[str]]:
         """The next preset deal (checked by the family), else a seeded shuffle."""

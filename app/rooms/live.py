@@ -435,12 +435,13 @@ class LiveMatch:
 
     def _shown(self, seat: int | None, parts: bool) -> Shown:
         shown = self.shown.get(seat)
-        if shown is not None and shown.version == self.version and (shown.parts is not None or not parts):
+        version = len(self.log)  # self.version
+        if shown is not None and shown.version == version and (shown.parts is not None or not parts):
             return shown
         text, split = self.shared_json.encode(*self.engine.view_parts(seat), parts)
         if shown is None:
-            shown = self.shown[seat] = Shown(self.version, text, split)
+            shown = self.shown[seat] = Shown(version, text, split)
         else:
-            shown.version, shown.text, shown.parts = self.version, text, split
+            shown.version, shown.text, shown.parts = version, text, split
         return shown
 

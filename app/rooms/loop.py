@@ -198,8 +198,6 @@ class MatchLoop:
         ``ack``: the sender of the action and its ack, which it gets first, together
         with its view (one write)."""
         version, match_id, match_json = live.version, live.id, dumps(live.id)
-        # each seat's last view (version, parts), before this push replaces it
-        bases = {seat: (shown.version, shown.parts) for seat, shown in live.shown.items()}
         full: dict[int | None, str] = {}
         deltas: dict[int | None, str] = {}
         conns = self.kozyr.hub.conns(live.room_code)
@@ -210,11 +208,15 @@ class MatchLoop:
             else:  # the sender's socket has left the room meanwhile
                 ack[0].send(ack[1])
                 ack = None
-        split = {live.seat_of(c.seat) for c in conns if c.delta}  # seats that need parts
+        seat_of = live.seat_of
+        split = {seat_of(c.seat) for c in conns if c.delta}  # seats that need parts
+        # each such seat's last view (version, parts), before this push replaces it
+        bases = {seat: (shown.version, shown.parts) for seat, shown in live.shown.items()
+                 if seat in split} if split else {}
         for conn in conns:
-            seat = live.seat_of(conn.seat)
+            seat = seat_of(conn.seat)
             text = None
-            base = bases.get(seat)
+            base = bases.get(seat) if split else None
             if (conn.delta and base is not None and base[0] != version and base[1] is not None
                     and conn.has_seen(match_id, base[0], seat)):
                 if seat not in deltas:
