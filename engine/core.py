@@ -523,8 +523,18 @@ class Match:
         if cached is None:
             copies = tuple(plain_copy(t) for t in tables)
         else:
-            copies = tuple(kept if t is was and (i != 1 or cached[0] == rows) else plain_copy(t)
-                           for i, (t, was, kept) in enumerate(zip(tables, cached[1], cached[2])))  # noqa: B905
+            had, was, kept = cached
+            out = []
+            for i, table in enumerate(tables):
+                if table is not was[i]:
+                    out.append(plain_copy(table))
+                elif i != 1 or had == rows:
+                    out.append(kept[i])
+                elif had < rows:  # rows added to the scoresheet: copy only those
+                    out.append(kept[i] + plain_copy(table[had:]))
+                else:
+                    out.append(plain_copy(table))
+            copies = tuple(out)
         self._public = (rows, tables, copies)
         return copies
 

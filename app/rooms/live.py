@@ -148,12 +148,15 @@ class SharedJson:
         if parts:  # the text, if it is wanted, is their join (LiveMatch.view_json)
             shared = self.public_parts
             if shared is None:
-                shared = self.public_parts = {key: hit[1] if hit is not None else dumps(value)
-                                              for key, value, hit in self._tables(public)}
+                tables = self._tables(public)
+                shared = self.public_parts = {key: tables[key][1] if key in tables else dumps(value)
+                                              for key, value in public.items()}
             return None, {**shared, **{key: dumps(value) for key, value in own.items()}}
         text = self.public_text
         if text is None:
-            doc = {key: value if hit is None else hit[2] for key, value, hit in self._tables(public)}
+            doc = dict(public)
+            for key, hit in self._tables(public).items():
+                doc[key] = hit[2]
             try:
                 text = dumps(doc)
             except TypeError:  # what only the standard library encodes (hub.dumps) does not take fragments
@@ -161,17 +164,20 @@ class SharedJson:
             self.public_text = text
         return f"{text[:-1]},{dumps(own)[1:]}", None
 
-    def _tables(self, public: dict) -> list[tuple[str, Any, tuple[Any, str, Any] | None]]:
-        """(key, value, the kept encoding of a shared table or None) for each key."""
-        out = []
-        for key, value in public.items():
-            hit = None
-            if value is not None and key in SHARED_KEYS:
-                hit = self.held.get(key)
-                if hit is None or hit[0] is not value:
-                    text = dumps(value)
-                    hit = self.held[key] = (value, text, fragment(text))
-            out.append((key, value, hit))
+    def _tables(self, public: dict) -> dict[str, tuple[Any, str, Any]]:
+        """The kept encoding (value, its JSON, as a fragment) of each shared table in
+        ``public`` (``SHARED_KEYS``, when not None), made again for a new value."""
+        out = {}
+        held = self.held
+        for key in SHARED_KEYS:
+            value = public.get(key)
+            if value is None:
+                continue
+            hit = held.get(key)
+            if hit is None or hit[0] is not value:
+                text = dumps(value)
+                hit = held[key] = (value, text, fragment(text))
+            out[key] = hit
         return out
 
 

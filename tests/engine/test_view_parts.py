@@ -68,3 +68,21 @@ def test_a_copy_builds_its_own_public_part_C5(variant_id):
     seat = twin.to_act()[0]
     twin.apply(seat, twin.legal_actions(seat)[0])
     assert m.view_parts(0)[0] is public  # the original's moment is untouched
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_public_tables_copied_only_when_changed_equal_fresh_copies_C5(variant_id):
+    """The public tables (last trick, scoresheet, last deal, options, result) are copied
+    again only when one changed, the scoresheet row by row as it grows: after every
+    action they equal copies made from nothing, across deals."""
+    rows_seen = set()
+    for m in play(variant_id, 700, seed=11):
+        public = m.view_parts(0)[0]
+        kept = m._public
+        m._public = None  # forget the kept copies: everything copied afresh
+        fresh = m._public_view()
+        m._public = kept
+        assert public == fresh
+        assert public["scoresheet"] == m.scoresheet()
+        rows_seen.add(len(public["scoresheet"]))
+    assert len(rows_seen) >= 3  # the scoresheet grew across several deals
