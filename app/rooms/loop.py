@@ -213,6 +213,9 @@ class MatchLoop:
         # each such seat's last view (version, parts), before this push replaces it
         bases = {seat: (shown.version, shown.parts) for seat, shown in live.shown.items()
                  if seat in split} if split else {}
+        # Every text first, then every write: the views are built back to back, and
+        # the sends too (each a system call), not one interleaved with the other.
+        out: list[tuple[Conn, str]] = []
         for conn in conns:
             seat = seat_of(conn.seat)
             text = None
@@ -227,6 +230,8 @@ class MatchLoop:
                 if text is None:
                     text = full[seat] = view_text(version, match_json, live.view_json(seat, seat in split)[0])
             conn.saw(match_id, version, seat)
+            out.append((conn, text))
+        for conn, text in out:
             if ack is not None and conn is ack[0]:
                 conn.send_texts((ack[1], text))
             else:
