@@ -200,3 +200,23 @@ def test_under_steady_writes_the_wal_starts_again_from_its_head(db, tmp_path):
     assert writer.checkpoints >= 15
     assert restarts >= writer.checkpoints - 2, (restarts, writer.checkpoints)
     assert logged(db) == {i: (200, 200) for i in ids}
+
+
+def test_an_actions_time_is_written_as_sqlalchemy_keeps_it_and_reads_back(db, monkeypatch):
+    """record_actions stamps a row with ``store.sqlite_now``: the text SQLAlchemy's
+    DateTime keeps on SQLite, read back as the moment it was logged (UTC)."""
+    from datetime import UTC, datetime, timedelta
+
+    for clock in (1764633600.0, 1764633600.5, 1764633601.999999, 1764633601.9999997, 1796169599.000001):
+        monkeypatch.setattr(store.time, "time", lambda clock=clock: clock)
+        assert store.sqlite_now() == datetime.fromtimestamp(clock, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    monkeypatch.undo()
+    (match_id,) = make_matches(db, 1)
+    before = datetime.now(UTC)
+    with db.engine.begin() as c:
+        store.record_actions(c, [(match_id, 0, 0, "pass", "c0")])
+    after = datetime.now(UTC)
+    with db.read() as s:
+        created = s.execute(select(m.Action.created_at).where(m.Action.match_id == match_id)).scalar_one()
+    created = created.replace(tzinfo=UTC) if created.tzinfo is None else created
+    assert before - timedelta(milliseconds=1) <= created <= after + timedelta(milliseconds=1)
