@@ -40,7 +40,9 @@ KOZYR_BENCH_PROFILE=PATH profiles the server process to PATH (cProfile; in modes
 and kill process i to PATH.i), KOZYR_BENCH_PYSPY=PATH samples every thread of
 server i during the measuring window to PATH.i (py-spy, if installed; more of its
 flags in KOZYR_BENCH_PYSPY_ARGS, e.g. "--gil" for the thread holding the GIL only),
-KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i; KOZYR_BENCH_KEEP=1 keeps each
+KOZYR_BENCH_CLIENT_PROFILE=PATH each client worker i to PATH.i; KOZYR_BENCH_SECTIONS=1 (modes
+one and delta) adds ``sections_us``, the loop thread's CPU per action by section of the
+action's path (bench/sections.py); KOZYR_BENCH_KEEP=1 keeps each
 run's temporary folder (the servers' logs, the SQLite file), removed otherwise.
 
     .venv/bin/python bench/server.py --rooms 50 100 200 400 --seconds 15 --modes one two bare
@@ -71,6 +73,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.loadclient import post  # noqa: E402
+from bench.sections import per_action  # noqa: E402
 from engine import VARIANTS, find_variant  # noqa: E402
 
 
@@ -99,6 +102,9 @@ def start_server(database_url: str, port: int, log_path: Path, redis_url: str | 
         profile_path += f".{index}"
     profile = ["-m", "cProfile", "-o", profile_path] if profile_path else []
     cmd = [str(ROOT / "bench" / "broadcast_server.py")] if bare else ["-m", "app.cli", "serve"]
+    if not bare and index is None and os.environ.get("KOZYR_BENCH_SECTIONS"):  # bench/sections.py
+        env["KOZYR_BENCH_SECTIONS"] = str(log_path.with_name("sections.jsonl"))
+        cmd = [str(ROOT / "bench" / "sections.py"), "serve"]
     proc = subprocess.Popen([sys.executable, *profile, *cmd, "--port", str(port)],
                             cwd=ROOT, env=env, stdout=open(log_path, "ab"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
@@ -360,6 +366,9 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         for c in clients:
             await c.tell("measure")
         lag0 = {} if mode == "bare" else loop_lag(ports)
+        sections = os.environ.get("KOZYR_BENCH_SECTIONS") and mode in ("one", "delta")
+        if sections:
+            procs[0].send_signal(signal.SIGUSR1)  # bench/sections.py: the sums at the start
         t0 = time.perf_counter()
         cpu0 = [cpu_seconds(p.pid) for p in procs]
         me0 = [cpu_seconds(pid) for pid in client_pids]
@@ -369,6 +378,8 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         cpu = sum(cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True))
         me = [cpu_seconds(pid) - c for pid, c in zip(client_pids, me0, strict=True)]
         elapsed = time.perf_counter() - t0
+        if sections:
+            procs[0].send_signal(signal.SIGUSR1)  # ... and at the end
         killed_at = None
         if mode == "kill":  # SIGKILL A; its seats reconnect to B; wait until every room is back
             procs[0].kill()
@@ -389,6 +400,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         if missing:
             sys.exit(f"load client process(es) {missing} sent no result")
         kill = None
+        section_us = per_action(tmp / "sections.jsonl") if sections else None
         sync = synchronous_commit(db) if multi and db else None
         if mode == "kill" and db:
             kill = kill_report(db, [c.result for c in clients if c.result], killed_at or 0.0, rooms)
@@ -454,6 +466,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "client_full_parse_share": round(sum(r["full_parses"] for r in results) / views, 2) if views else None,
             "database": "none" if mode == "bare" else (db or "").split(":", 1)[0],
             **({"synchronous_commit": sync} if sync else {}),
+            **({"sections_us": section_us} if section_us else {}),
             **(kill or {})}
 
 

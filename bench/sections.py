@@ -1,0 +1,138 @@
+"""Where the event loop's CPU goes per action, in the running server, section by section.
+
+``bench/server.py`` with KOZYR_BENCH_SECTIONS=PATH starts ``kozyr serve`` through this
+file (modes one and delta), which wraps a few functions of the action's path with a
+thread-CPU clock (``time.thread_time_ns``, about 0.6 us a reading here) and, on
+SIGUSR1, appends what they have summed so far to PATH as one JSON line.  The bench
+signals at the start and at the end of its measuring window and prints the
+difference per action (``sections_us``: microseconds of the loop thread's CPU per
+action; ``other`` is the loop thread's whole CPU less the named sections: the event
+loop itself, the ASGI receive, the coroutines of the action's path).
+
+Whole-server CPU per action moves 10-30% between runs on this kind of machine; these
+sections, read in the same run, tell which part of the path a change moved.  Each
+reading costs the server about a microsecond, so the totals here are a little
+higher than without it.
+
+Sections (``push_views`` holds ``sends``):
+
+    receive     the websocket library parsing a frame (uvicorn's data_received)
+    validate    pydantic reading the message (protocol.client_message)
+    engine      LiveMatch.prepare: the checks and the engine's apply
+    commit      GroupWriter.flush: SQLite's group commit on the loop
+    push_views  the views built and sent (MatchLoop.push_views)
+    sends       their framing and socket writes (the direct send)
+    metrics     Metrics.action_done (Prometheus counter and histogram)
+    gc          the collector's pauses on the loop thread
+    loop        the loop thread's whole CPU (/proc, 10 ms ticks)
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+CLOCK = time.thread_time_ns
+NESTED = {"sends": "push_views"}  # a section counted inside another one
+
+
+class Sections:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.sums: dict[str, list[int]] = {}  # name: [ns, calls]
+        self.loop_tid = threading.get_native_id()
+
+    def wrap(self, owner: Any, attr: str, name: str) -> None:
+        func = getattr(owner, attr)
+        acc = self.sums.setdefault(name, [0, 0])
+
+        @functools.wraps(func)
+        def timed(*args, **kwargs):
+            start = CLOCK()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                acc[0] += CLOCK() - start
+                acc[1] += 1
+
+        setattr(owner, attr, timed)
+
+    def install(self) -> None:
+        import app.main  # noqa: F401  - the app's modules, as uvicorn will find them
+        from app import protocol
+        from app.db.writer import GroupWriter
+        from app.metrics import Metrics
+        from app.rooms.live import LiveMatch
+        from app.rooms.loop import MatchLoop
+        from app.wsserver import PromptRefusalProtocol
+
+        self.wrap(PromptRefusalProtocol, "data_received", "receive")
+        self.wrap(PromptRefusalProtocol, "send_texts", "sends")
+        self.wrap(LiveMatch, "prepare", "engine")
+        self.wrap(GroupWriter, "flush", "commit")
+        self.wrap(MatchLoop, "push_views", "push_views")
+        self.wrap(Metrics, "action_done", "metrics")
+        adapter = protocol.client_message
+
+        class Timed:  # the TypeAdapter's own attributes are read-only: stand in for it
+            def __getattr__(self, attr: str) -> Any:
+                return getattr(adapter, attr)
+
+        Timed.validate_json = lambda _self, *a, **k: adapter.validate_json(*a, **k)  # type: ignore[attr-defined]
+        self.wrap(Timed, "validate_json", "validate")
+        protocol.client_message = Timed()  # type: ignore[assignment]
+        gc_sum = self.sums.setdefault("gc", [0, 0])
+        started = [0]
+
+        def on_gc(phase: str, info: dict) -> None:
+            if threading.get_native_id() != self.loop_tid:
+                return
+            if phase == "start":
+                started[0] = CLOCK()
+            else:
+                gc_sum[0] += CLOCK() - started[0]
+                gc_sum[1] += 1
+
+        gc.callbacks.append(on_gc)
+        signal.signal(signal.SIGUSR1, lambda *_: self.dump())
+
+    def dump(self) -> None:
+        fields = Path(f"/proc/self/task/{self.loop_tid}/stat").read_text().rsplit(")", 1)[1].split()
+        loop_ns = (int(fields[11]) + int(fields[12])) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+        with open(self.path, "a") as out:
+            out.write(json.dumps({"t": time.time(), "loop": [loop_ns, 0], **self.sums}) + "\n")
+
+
+def per_action(path: str | Path) -> dict[str, float] | None:
+    """The last two dumps in ``path``: microseconds per action of each section, and
+    ``other`` (the loop thread less the named top-level sections); None if missing."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return None
+    if len(lines) < 2:
+        return None
+    a, b = json.loads(lines[-2]), json.loads(lines[-1])
+    actions = b["metrics"][1] - a["metrics"][1]
+    if actions <= 0:
+        return None
+    us = {k: (b[k][0] - a[k][0]) / 1000 / actions for k in b if k != "t"}
+    us["other"] = us["loop"] - sum(v for k, v in us.items() if k not in ("loop", *NESTED))
+    return {k: round(v, 1) for k, v in us.items()}
+
+
+if __name__ == "__main__":
+    Sections(os.environ["KOZYR_BENCH_SECTIONS"]).install()
+    from app.cli import main
+
+    main(sys.argv[1:])
