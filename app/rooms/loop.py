@@ -232,10 +232,7 @@ class MatchLoop:
             conn.saw(match_id, version, seat)
             out.append((conn, text))
         for conn, text in out:
-            if ack is not None and conn is ack[0]:
-                conn.send_texts((ack[1], text))
-            else:
-                conn.send(text)
+            conn.send_texts((ack[1], text) if ack is not None and conn is ack[0] else (text,))
 
     def view_message(self, live: LiveMatch | None, conn: Conn) -> str:
         """The full view for ``conn`` now (connect, resume); remembered as its base."""
