@@ -27,6 +27,9 @@ A size counts for a mode only where the bare server kept p99 < --target-ms in th
 same run (run bare along): where it did not, the load client or the machine is
 what was measured.  The summary prints the counted sizes, the most rooms per mode,
 the ratio of the most rooms to bare's, and server CPU per action against bare's.
+CPU per action moves 10-40% between runs on a shared machine: --repeat N runs every
+size and mode N times, round after round, and each ratio to bare is then the median
+of the N rounds' ratios (each round's server against the bare server of that round).
 
 The load client is --client-procs worker processes (bench/loadclient.py, the
 same code for every mode), each owning whole rooms, so the last seat of a room
@@ -489,6 +492,9 @@ def main() -> None:
                         help="mode kill: seconds to wait for every room to be back after the SIGKILL")
     parser.add_argument("--period", type=float, default=1.0, help="seconds between actions of a room")
     parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 a run must stay under")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run every size and mode this many times, round after round (the "
+                             "CPU ratios to bare are then the median of each round's ratio)")
     parser.add_argument("--database-url", default=None, help="mode one: default a fresh SQLite file")
     parser.add_argument("--pg-url", default=os.environ.get("KOZYR_TEST_PG_URL",
                                                            "postgresql://postgres@127.0.0.1:5432/test"))
@@ -504,12 +510,16 @@ def main() -> None:
           f"{args.seconds:g}s per run, {os.cpu_count()} CPUs shared by servers and the load client "
           f"({args.client_procs or 'one per 2,000 sockets, at least 2'} processes)",
           flush=True)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     results: list[dict] = []
-    for n in args.rooms:
-        for mode in args.modes:
-            result = asyncio.run(run(n, mode, args, variant.id, seats, {}))
-            print(json.dumps(result), flush=True)
-            results.append(result)
+    for round_no in range(args.repeat):
+        for n in args.rooms:
+            for mode in args.modes:
+                result = asyncio.run(run(n, mode, args, variant.id, seats, {}))
+                result["round"] = round_no
+                print(json.dumps(result), flush=True)
+                results.append(result)
     summary(results, args)
 
 
@@ -517,13 +527,17 @@ def summary(results: list[dict], args) -> None:
     """The most rooms each mode keeps under the target, counting a size only where the
     bare server kept it in the same run (else the client or the machine, not the server,
     is what was measured); the ratios to the bare server."""
-    bare_ok = {r["rooms"] for r in results if r["mode"] == "bare" and r["ok"]}
+    bare_ok = {(r["rooms"], r.get("round", 0)) for r in results if r["mode"] == "bare" and r["ok"]}
     have_bare = any(r["mode"] == "bare" for r in results)
     print(f"# sizes where bare keeps p99 < {args.target_ms:g}ms (the sizes that count): "
-          f"{sorted(bare_ok) if have_bare else 'bare not run: every size counts'}")
+          f"{sorted({n for n, _ in bare_ok}) if have_bare else 'bare not run: every size counts'}")
+
+    def counted(r: dict) -> bool:  # bare kept this size in the same round
+        return not have_bare or (r["rooms"], r.get("round", 0)) in bare_ok
+
     for r in results:
         if r["mode"] != "bare":
-            counts = not have_bare or r["rooms"] in bare_ok
+            counts = counted(r)
             print(f"#   {r['mode']:5} {r['rooms']:5} rooms: p99 {r['p99_ms']} ms, ok {r['ok']}, "
                   f"server cpu {r['server_cpu_ms_per_action']} ms/action, "
                   f"client cpu {r['client_cpu_share']} (busiest worker {r['client_proc_cpu_max']}), "
@@ -533,7 +547,7 @@ def summary(results: list[dict], args) -> None:
                      if r.get("killed") else ""))
     best: dict[str, int] = {}
     for r in results:
-        if r["ok"] and (r["mode"] == "bare" or not have_bare or r["rooms"] in bare_ok):
+        if r["ok"] and (r["mode"] == "bare" or counted(r)):
             best[r["mode"]] = max(best.get(r["mode"], 0), r["rooms"])
     modes = list(dict.fromkeys(r["mode"] for r in results))
     most = json.dumps({m: best.get(m, 0) for m in modes})
@@ -542,15 +556,20 @@ def summary(results: list[dict], args) -> None:
         for mode in modes:
             if mode not in ("bare", "kill"):
                 print(f"{mode}/bare most rooms: {best.get(mode, 0) / best['bare']:.2f} (wanted >= 0.9)")
-    cpu = {(r["mode"], r["rooms"]): r["server_cpu_ms_per_action"] for r in results}
+    cpu = {(r["mode"], r["rooms"], r.get("round", 0)): r["server_cpu_ms_per_action"] for r in results}
     for mode in modes:
         if mode in ("bare", "kill"):
             continue
-        ratios = [cpu[mode, n] / cpu["bare", n] for (md, n) in cpu
-                  if md == mode and cpu.get(("bare", n)) and cpu[mode, n]]
-        if ratios:
-            print(f"{mode}/bare server CPU per action: "
-                  + ", ".join(f"{r:.1f}" for r in ratios) + f" (by size; median {statistics.median(ratios):.1f})")
+        by_size: dict[int, list[float]] = {}  # rooms: the ratio of each round
+        for (md, n, rnd), value in cpu.items():
+            if md == mode and value and cpu.get(("bare", n, rnd)):
+                by_size.setdefault(n, []).append(value / cpu["bare", n, rnd])
+        if by_size:
+            medians = [statistics.median(v) for v in by_size.values()]
+            rounds = "" if args.repeat == 1 else " (each the median of " + "; ".join(
+                f"{n}: " + ", ".join(f"{x:.2f}" for x in v) for n, v in by_size.items()) + ")"
+            print(f"{mode}/bare server CPU per action: " + ", ".join(f"{r:.1f}" for r in medians)
+                  + f" (by size; median {statistics.median(medians):.1f}){rounds}")
 
 
 if __name__ == "__main__":
