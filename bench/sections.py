@@ -88,7 +88,9 @@ class Sections:
             def __getattr__(self, attr: str) -> Any:
                 return getattr(adapter, attr)
 
-        Timed.validate_json = lambda _self, *a, **k: adapter.validate_json(*a, **k)  # type: ignore[attr-defined]
+            def validate_json(self, *args: Any, **kwargs: Any) -> Any:
+                return adapter.validate_json(*args, **kwargs)
+
         self.wrap(Timed, "validate_json", "validate")
         protocol.client_message = Timed()  # type: ignore[assignment]
         gc_sum = self.sums.setdefault("gc", [0, 0])

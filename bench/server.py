@@ -527,13 +527,13 @@ def summary(results: list[dict], args) -> None:
     """The most rooms each mode keeps under the target, counting a size only where the
     bare server kept it in the same run (else the client or the machine, not the server,
     is what was measured); the ratios to the bare server."""
-    bare_ok = {(r["rooms"], r.get("round", 0)) for r in results if r["mode"] == "bare" and r["ok"]}
+    bare_ok = {(r["rooms"], r["round"]) for r in results if r["mode"] == "bare" and r["ok"]}
     have_bare = any(r["mode"] == "bare" for r in results)
     print(f"# sizes where bare keeps p99 < {args.target_ms:g}ms (the sizes that count): "
           f"{sorted({n for n, _ in bare_ok}) if have_bare else 'bare not run: every size counts'}")
 
     def counted(r: dict) -> bool:  # bare kept this size in the same round
-        return not have_bare or (r["rooms"], r.get("round", 0)) in bare_ok
+        return not have_bare or (r["rooms"], r["round"]) in bare_ok
 
     for r in results:
         if r["mode"] != "bare":
@@ -556,7 +556,7 @@ def summary(results: list[dict], args) -> None:
         for mode in modes:
             if mode not in ("bare", "kill"):
                 print(f"{mode}/bare most rooms: {best.get(mode, 0) / best['bare']:.2f} (wanted >= 0.9)")
-    cpu = {(r["mode"], r["rooms"], r.get("round", 0)): r["server_cpu_ms_per_action"] for r in results}
+    cpu = {(r["mode"], r["rooms"], r["round"]): r["server_cpu_ms_per_action"] for r in results}
     for mode in modes:
         if mode in ("bare", "kill"):
             continue

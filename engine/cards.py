@@ -60,15 +60,10 @@ def card_strengths(deck: Iterable[str], ranks_low_to_high: str) -> dict[str, int
     return {c: table[c[0]] for c in deck}
 
 
-def sort_hand(cards: Iterable[str], strength: dict[str, int]) -> list[str]:
-    """Sort by suit ♠ ♣ ♦ ♥, then high to low within a suit (the view's order)."""
-    return sorted(cards, key=hand_order(strength).__getitem__)
-
-
 def hand_order(strength: dict[str, int]) -> dict[str, tuple[int, int]]:
-    """Card code -> its sort key in a hand (``sort_hand``'s order), for every card of
-    ``strength``: a match keeps it, and sorts by a table lookup, not a function call
-    per card."""
+    """Card code -> its sort key in a hand, for every card of ``strength``: by suit
+    ♠ ♣ ♦ ♥, then high to low within a suit (the view's order).  A match keeps it and
+    sorts by a table lookup, not a function call per card."""
     return {c: (SUIT_ORDER[c[1]], -s) for c, s in strength.items()}
 
 

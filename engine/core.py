@@ -521,22 +521,15 @@ class Match:
         if cached is not None and cached[0] == rows and not _changed(cached[1], tables):
             return cached[2]
         if cached is None:
-            copies = tuple(plain_copy(t) for t in tables)
+            copies = [plain_copy(t) for t in tables]
         else:
             had, was, kept = cached
-            out = []
-            for i, table in enumerate(tables):
-                if table is not was[i]:
-                    out.append(plain_copy(table))
-                elif i != 1 or had == rows:
-                    out.append(kept[i])
-                elif had < rows:  # rows added to the scoresheet: copy only those
-                    out.append(kept[i] + plain_copy(table[had:]))
-                else:
-                    out.append(plain_copy(table))
-            copies = tuple(out)
-        self._public = (rows, tables, copies)
-        return copies
+            copies = [k if t is w else plain_copy(t) for t, w, k in zip(tables, was, kept)]  # noqa: B905
+            sheet = self._scoresheet
+            if sheet is was[1] and had != rows:  # the same list, grown: copy only the new rows
+                copies[1] = kept[1] + plain_copy(sheet[had:]) if had < rows else plain_copy(sheet)
+        self._public = (rows, tables, tuple(copies))
+        return self._public[2]
 
     def view(self, seat: int | None) -> dict:
         public, own = self.view_parts(seat)

@@ -441,7 +441,7 @@ class LiveMatch:
 
     def _shown(self, seat: int | None, parts: bool) -> Shown:
         shown = self.shown.get(seat)
-        version = len(self.log)  # self.version
+        version = self.version
         if shown is not None and shown.version == version and (shown.parts is not None or not parts):
             return shown
         text, split = self.shared_json.encode(*self.engine.view_parts(seat), parts)

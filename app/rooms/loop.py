@@ -219,7 +219,7 @@ class MatchLoop:
         for conn in conns:
             seat = seat_of(conn.seat)
             text = None
-            base = bases.get(seat) if split else None
+            base = bases.get(seat)
             if (conn.delta and base is not None and base[0] != version and base[1] is not None
                     and conn.has_seen(match_id, base[0], seat)):
                 if seat not in deltas:
