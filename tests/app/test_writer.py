@@ -150,8 +150,10 @@ def test_inline_writes_wait_for_another_writer_in_the_thread_and_checkpoint_ther
     assert writer.loop_conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
     writer.loop_conn.rollback()
     writer.stop()
-    assert writer.inline_batches == 10 and writer.batches == 11
-    assert writer.checkpoints == 2
+    # The 11th write went to the thread (the lock was held); of the first ten, any that
+    # came while a checkpoint held the writer's turn did too (see above).
+    assert writer.batches == writer.writes == 11 and 5 <= writer.inline_batches <= 10
+    assert writer.checkpoints == writer.inline_batches // 5  # one per checkpoint_every on the loop
     assert logged(db) == {match_id: (11, 11)}
 
 
