@@ -30,6 +30,9 @@ import asyncio
 import gc
 import logging
 import time
+from bisect import bisect_left
+from collections.abc import Iterator
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from prometheus_client import (
@@ -40,6 +43,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rooms.service import Kozyr
@@ -60,10 +66,8 @@ class Metrics:
             .set_function(lambda: len(kozyr.live))
         Gauge("kozyr_connections", "Open websockets", registry=r) \
             .set_function(lambda: sum(len(c) for c in list(hub.rooms.values())))
-        self.actions = Counter("kozyr_actions", "Actions applied", registry=r)
-        self.latency = Histogram("kozyr_action_seconds",
-                                 "From receiving an action to every view being queued",
-                                 buckets=BUCKETS, registry=r)
+        self.action_times = ActionTimes()  # kozyr_actions_total and kozyr_action_seconds
+        r.register(self.action_times)
         self.errors = Counter("kozyr_errors", "Error messages sent, by code", ["code"], registry=r)
         self.slow_clients = Counter("kozyr_slow_clients", "Sockets dropped for not reading", registry=r)
         self.recovered = Counter("kozyr_matches_recovered",
@@ -158,14 +162,38 @@ class Metrics:
             self._stall_logged, self._stalls = now, 0
 
     def action_done(self, received: float) -> None:
-        self.actions.inc()
-        self.latency.observe(time.perf_counter() - received)
+        self.action_times.observe(time.perf_counter() - received)
 
     def error(self, code: str) -> None:
         self.errors.labels(code=str(code)[:32]).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class ActionTimes(Collector):
+    """``kozyr_actions_total`` and the ``kozyr_action_seconds`` histogram, kept as plain
+    counts by the event loop (every action: one bucket found and two additions) and
+    turned into the two metrics when /metrics is read.  The library's Counter and
+    Histogram take three locks and a few calls per action, about 12 us of the loop's
+    CPU per action in the running server (bench/sections.py)."""
+
+    def __init__(self) -> None:
+        self.counts = [0] * (len(BUCKETS) + 1)  # per bucket, not cumulative; the last: above 2.5 s
+        self.sum = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.counts[bisect_left(BUCKETS, seconds)] += 1  # a bucket holds values <= its bound
+        self.sum += seconds
+
+    def collect(self) -> Iterator[Metric]:
+        counts, total = list(self.counts), self.sum  # a copy: /metrics may be read off the loop
+        yield CounterMetricFamily("kozyr_actions", "Actions applied", value=sum(counts))
+        bounds = [*map(floatToGoString, BUCKETS), "+Inf"]
+        yield HistogramMetricFamily("kozyr_action_seconds",
+                                    "From receiving an action to every view being queued",
+                                    buckets=list(zip(bounds, accumulate(counts), strict=True)),
+                                    sum_value=total)
 
 
 def stall_cause(wall: float, loop_cpu: float, threads_cpu: float,

@@ -259,6 +259,31 @@ def test_long_names_are_refused(sec):
     assert r.status_code == 422
 
 
+def test_action_counts_expose_what_the_librarys_counter_and_histogram_would():
+    """kozyr_actions_total and kozyr_action_seconds are plain counts on the loop
+    (app/metrics.py ActionTimes): /metrics shows them as prometheus_client's own
+    Counter and Histogram fed the same values would, bounds and +Inf included."""
+    from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+    from app.metrics import BUCKETS, ActionTimes
+    theirs, ours = CollectorRegistry(), CollectorRegistry()
+    counter = Counter("kozyr_actions", "Actions applied", registry=theirs)
+    histogram = Histogram("kozyr_action_seconds", "From receiving an action to every view being queued",
+                          buckets=BUCKETS, registry=theirs)
+    times = ActionTimes()
+    ours.register(times)
+    rnd = random.Random(3)
+    for seconds in [0.0, *BUCKETS, 2.6, 9.0] + [rnd.random() * 0.3 for _ in range(500)]:
+        counter.inc()
+        histogram.observe(seconds)
+        times.observe(seconds)
+
+    def shown(registry: CollectorRegistry) -> list[str]:
+        return [x for x in generate_latest(registry).decode().splitlines() if "_created" not in x]
+    assert shown(ours) == shown(theirs)
+    assert 'kozyr_action_seconds_bucket{le="+Inf"} 514.0' in shown(ours)
+
+
 def test_metrics_in_prometheus_format(sec):
     room, players = make_room(sec, VARIANT, SEATS, OPTIONS, seed=8)
     with ExitStack() as stack:
