@@ -500,11 +500,11 @@ def record_rows(c: Connection, match_id: str, seats: int, score_rows: list[tuple
     cur = dbapi.cursor()
     try:
         for table, dicts in (
-                ("score_rows", [{"match_id": match_id, "deal": deal, "row": row, **rows.deal_columns(row)}
+                (m.ScoreRow.__tablename__, [{"match_id": match_id, "deal": deal, "row": row, **rows.deal_columns(row)}
                                 for deal, row in score_rows]),
-                ("role_rows", [{"match_id": match_id, "idx": idx, "round": int(row.get("round", idx)),
+                (m.RoleRow.__tablename__, [{"match_id": match_id, "idx": idx, "round": int(row.get("round", idx)),
                                 "row": row} for idx, row in role_rows]),
-                ("seat_results", [{"match_id": match_id, **x} for x in lines])):
+                (m.SeatResult.__tablename__, [{"match_id": match_id, **x} for x in lines])):
             if dicts:
                 keys = tuple(dicts[0])
                 cur.executemany(_insert_sql(table, keys, sqlite),
