@@ -13,6 +13,7 @@ import math
 import secrets
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Integer, bindparam, func, or_, select, text, update
 from sqlalchemy.engine import Connection
@@ -452,9 +453,7 @@ def record_actions(c: Connection, rows: list[tuple[str, int, int, str, str | Non
         return
     sqlite = c.dialect.name == "sqlite"
     created = sqlite_now() if sqlite else m.utcnow()
-    dbapi = c.connection.dbapi_connection
-    assert dbapi is not None
-    cur = dbapi.cursor()
+    cur = driver_cursor(c)
     try:
         if len(rows) == 1:
             match_id, seq, seat, action, client_id = rows[0]
@@ -494,23 +493,31 @@ def record_rows(c: Connection, match_id: str, seats: int, score_rows: list[tuple
         lines += rows.seat_rows("deal", deal, row, seats)
     for idx, row in role_rows:
         lines += rows.seat_rows("round", idx, row, seats)
+    tables = {
+        m.ScoreRow.__tablename__: [{"match_id": match_id, "deal": deal, "row": row, **rows.deal_columns(row)}
+                                   for deal, row in score_rows],
+        m.RoleRow.__tablename__: [{"match_id": match_id, "idx": idx, "round": int(row.get("round", idx)),
+                                   "row": row} for idx, row in role_rows],
+        m.SeatResult.__tablename__: [{"match_id": match_id, **x} for x in lines],
+    }
     sqlite = c.dialect.name == "sqlite"
-    dbapi = c.connection.dbapi_connection
-    assert dbapi is not None
-    cur = dbapi.cursor()
+    cur = driver_cursor(c)
     try:
-        for table, dicts in (
-                (m.ScoreRow.__tablename__, [{"match_id": match_id, "deal": deal, "row": row, **rows.deal_columns(row)}
-                                for deal, row in score_rows]),
-                (m.RoleRow.__tablename__, [{"match_id": match_id, "idx": idx, "round": int(row.get("round", idx)),
-                                "row": row} for idx, row in role_rows]),
-                (m.SeatResult.__tablename__, [{"match_id": match_id, **x} for x in lines])):
+        for table, dicts in tables.items():
             if dicts:
                 keys = tuple(dicts[0])
                 cur.executemany(_insert_sql(table, keys, sqlite),
                                 [tuple(json.dumps(d[k]) if k == "row" else d[k] for k in keys) for d in dicts])
     finally:
         cur.close()
+
+
+def driver_cursor(c: Connection) -> Any:
+    """A cursor of the driver's own connection under ``c`` (in ``c``'s transaction): the
+    hot writes skip building SQLAlchemy statements."""
+    dbapi = c.connection.dbapi_connection
+    assert dbapi is not None
+    return dbapi.cursor()
 
 
 @functools.cache
