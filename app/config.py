@@ -37,9 +37,13 @@ class Settings(BaseSettings):
     # connections the kernel holds for accepting (capped by net.core.somaxconn): a storm
     # of reconnects beyond it is dropped and retried by the clients 1, 3, 7 ... s later
     backlog: int = 4096
-    # SQLite: the loop commits at most once per this many milliseconds, the actions that
-    # came meanwhile together (app/db/writer.py); 0: at the end of every turn that queued one
-    commit_gather_ms: float = 3.0
+    # SQLite: under load the loop commits at most once per this many milliseconds, the
+    # actions that came meanwhile together (app/db/writer.py); 0: at the end of every
+    # turn that queued one.  The window is this times the matches that acted in the last
+    # second over commit_gather_full, at most this: a quiet server or a lone table waits
+    # (almost) nothing.
+    commit_gather_ms: float = 20.0
+    commit_gather_full: int = 400
     max_name_length: int = 40
     max_chat_length: int = 500
     chat_burst: int = 5  # chat messages allowed at once ...

@@ -22,6 +22,9 @@ Sections (``push_views`` holds ``sends``):
     commit      GroupWriter.flush: SQLite's group commit on the loop
     push_views  the views built and sent (MatchLoop.push_views)
     sends       their framing and socket writes (the direct send)
+    views       the views built and encoded (LiveMatch.view_json; inside push_views)
+    record      the two statements of a batch (store.record_actions; inside commit)
+    settle      the batch's futures settled (inside commit)
     metrics     Metrics.action_done (Prometheus counter and histogram)
     gc          the collector's pauses on the loop thread
     loop        the loop thread's whole CPU (/proc, 10 ms ticks)
@@ -43,7 +46,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 CLOCK = time.thread_time_ns
-NESTED = {"sends": "push_views"}  # a section counted inside another one
+NESTED = {"sends": "push_views", "views": "push_views", "record": "commit", "settle": "commit"}  # a section counted inside another one
 
 
 class Sections:
@@ -79,7 +82,11 @@ class Sections:
         self.wrap(PromptRefusalProtocol, "data_received", "receive")
         self.wrap(PromptRefusalProtocol, "send_texts", "sends")
         self.wrap(LiveMatch, "prepare", "engine")
+        self.wrap(LiveMatch, "view_json", "views")
         self.wrap(GroupWriter, "flush", "commit")
+        from app.db import store, writer
+        self.wrap(store, "record_actions", "record")
+        self.wrap(writer, "_settle_all", "settle")
         self.wrap(MatchLoop, "push_views", "push_views")
         self.wrap(Metrics, "action_done", "metrics")
         adapter = protocol.client_message

@@ -142,9 +142,10 @@ class PgGroupJournal(GroupCommitJournal):
         return await super().commit(live, seat, action, client_id, expect)
 
 
-def journal_for(db: Database, gather: float = 0.0) -> Journal:
-    """SQLite's journal commits on the loop, at most once per ``gather`` seconds
-    (app/db/writer.py); PostgreSQL's thread commits what is queued when it is free."""
+def journal_for(db: Database, gather: float = 0.0, gather_full: int = 1) -> Journal:
+    """SQLite's journal commits on the loop, at most once per ``gather`` seconds under
+    load (``gather_full`` matches acting a second or more; app/db/writer.py);
+    PostgreSQL's thread commits what is queued when it is free."""
     if db.is_sqlite:
-        return GroupCommitJournal(db, GroupWriter(db, inline=True, gather=gather))
+        return GroupCommitJournal(db, GroupWriter(db, inline=True, gather=gather, gather_full=gather_full))
     return PgGroupJournal(db)

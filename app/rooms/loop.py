@@ -52,7 +52,8 @@ class MatchLoop:
     def __init__(self, kozyr: Kozyr) -> None:
         self.kozyr = kozyr
         self.db = kozyr.db
-        self.journal = journal_for(kozyr.db, kozyr.settings.commit_gather_ms / 1000)
+        settings = kozyr.settings
+        self.journal = journal_for(kozyr.db, settings.commit_gather_ms / 1000, settings.commit_gather_full)
         if isinstance(self.journal, GroupCommitJournal):
             self.journal.forget = self.forget
         self.live: dict[str, LiveMatch] = {}

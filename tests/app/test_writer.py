@@ -5,6 +5,7 @@ nothing of itself behind."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from sqlalchemy import func, select
@@ -225,3 +226,51 @@ def test_an_actions_time_is_written_as_sqlalchemy_keeps_it_and_reads_back(db, mo
         created = s.execute(select(m.Action.created_at).where(m.Action.match_id == match_id)).scalar_one()
     created = created.replace(tzinfo=UTC) if created.tzinfo is None else created
     assert before - timedelta(milliseconds=1) <= created <= after + timedelta(milliseconds=1)
+
+
+def test_the_gather_window_grows_with_the_matches_writing_a_second(db):
+    """Under load the loop lets writes gather up to ``gather``; with few matches acting
+    (a lone table, a test) the window is next to nothing, so nothing waits for a
+    commit that no other match would share."""
+    ids = make_matches(db, 8)
+    writer = GroupWriter(db, inline=True, gather=0.020, gather_full=4)
+    assert writer.window() == 0.0  # nobody wrote yet
+    writer._count_writer(ids[0], 100.2)
+    writer._count_writer(ids[0], 100.3)  # the same match again counts once
+    assert writer.window() == pytest.approx(0.005)
+    writer._count_writer(ids[1], 100.4)
+    assert writer.window() == pytest.approx(0.010)
+    for i in ids[2:]:
+        writer._count_writer(i, 100.9)
+    assert writer.window() == pytest.approx(0.020)  # 8 matches, 4 earn the whole gather
+    writer._count_writer(ids[0], 101.1)  # a new second: the last one's 8 still count
+    assert writer.window() == pytest.approx(0.020)
+    writer._count_writer(ids[0], 102.5)  # the second before held one match
+    assert writer.window() == pytest.approx(0.005)
+    writer._count_writer(ids[0], 110.0)  # seconds with no write: only this one counts
+    assert writer.window() == pytest.approx(0.005)
+
+
+def test_a_lone_match_under_the_default_settings_waits_next_to_nothing(db):
+    """The server's own journal (journal_for with the default settings): one match
+    acting alone gets a window of a 400th of the 20 ms gather, 400 matches the whole."""
+    from app.config import Settings
+    from app.rooms.journal import journal_for
+
+    settings = Settings()
+    journal = journal_for(db, settings.commit_gather_ms / 1000, settings.commit_gather_full)
+    writer = journal.writer
+    ids = make_matches(db, 2)
+
+    async def main() -> None:
+        for seq in range(5):
+            await writer.submit((ids[0], seq, seq % 2, "pass", f"c{seq}"))
+        assert writer.window() == pytest.approx(0.020 / 400)
+        for n in range(399):
+            writer._count_writer(f"other{n}", time.monotonic())
+        assert writer.window() == pytest.approx(0.020)
+
+    asyncio.run(main())
+    writer.stop()
+    assert logged(db)[ids[0]] == (5, 5)
+    assert writer.batches == writer.inline_batches == 5  # one after another: one commit each
