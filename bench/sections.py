@@ -23,7 +23,8 @@ Sections (``push_views`` holds ``sends``):
     push_views  the views built and sent (MatchLoop.push_views)
     sends       their framing and socket writes (the direct send)
     views       the views built and encoded (LiveMatch.view_json; inside push_views)
-    record      the two statements of a batch (store.record_actions; inside commit)
+    record      the two statements of a batch (store.record_actions; inside commit;
+                a batch the writer thread takes, rare, adds that thread's time)
     settle      the batch's futures settled (inside commit)
     metrics     Metrics.action_done (Prometheus counter and histogram)
     gc          the collector's pauses on the loop thread
