@@ -14,7 +14,10 @@ and the client's SYN was retried) and the wait from there to the first view.
 Modes:
   one   one ``app.cli serve`` process (SQLite file, or --database-url)
   two   two processes on PostgreSQL (--pg-url; a fresh database, dropped after) and
-        Redis (--redis-url); seats 0-1 of every room talk to process A, 2-3 to B
+        Redis (--redis-url).  --route room (the default, as deploy/nginx.conf routes a
+        room's websockets by its code): every seat of a room on one process, the rooms
+        alternating A, B; --route seat (a round-robin balancer): seats 0-1 of every room
+        on A, 2-3 on B, so each process follows every action the other commits
   delta like one, with clients that accept ``delta`` messages (README "Agreed
         additions"): after an action each seat gets what changed, not its view
   kill  like two; after the measuring window process A is SIGKILLed, its seats reconnect
@@ -236,9 +239,10 @@ def synchronous_commit(url: str) -> str:
 
 
 def kill_report(url: str, results: list[dict], killed_at: float, rooms: int) -> dict:
-    """Mode kill: the seconds until every room was back (all its seats reconnected to the
-    survivor, and a new action seen by every seat) and the acknowledged actions that the
-    surviving database's log lacks (match, seq, client_id must all be there)."""
+    """Mode kill: the seconds until every room with seats on the killed process (``rooms``
+    of them) was back (those seats reconnected to the survivor, and a new action seen by
+    every seat) and the acknowledged actions that the surviving database's log lacks
+    (match, seq, client_id must all be there)."""
     import psycopg
     acked = {(a[0], a[1], a[2]) for r in results for a in r["acked"]}
     back = [t - killed_at for r in results for t in r["back"].values()]
@@ -249,6 +253,13 @@ def kill_report(url: str, results: list[dict], killed_at: float, rooms: int) -> 
             "rooms_back": len(back), "rooms_not_back": rooms - len(back),
             "all_back_s": round(max(back), 2) if back and len(back) == rooms else None,
             "back_p50_s": round(pct(back, 50), 2) if back else None}
+
+
+def home(room: int, seat: int, seats: int, servers: int, route: str) -> int:
+    """The server a seat's websocket goes to: by room, the rooms taking turns (a proxy
+    hashing the room's code spreads them about as evenly), or by seat, each room's seats
+    split in order over the servers."""
+    return room % servers if route == "room" else (seat * servers) // seats
 
 
 def pg_drop(admin_url: str, url: str) -> None:
@@ -328,9 +339,9 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         for code, players in made:
             if mode == "bare":
                 urls = [f"ws://127.0.0.1:{ports[0]}/ws/{code}?seat={s}" for s in range(seats)]
-            else:  # in mode two, the first half of the seats on A, the rest on B
-                urls = [f"ws://127.0.0.1:{ports[(s * len(ports)) // seats]}/api/rooms/{code}/ws"
-                        f"?token={players[s]['token']}" for s in range(seats)]
+            else:  # two processes: the room on one of them (--route room) or split (seat)
+                urls = [f"ws://127.0.0.1:{ports[home(len(tables), s, seats, len(ports), args.route)]}"
+                        f"/api/rooms/{code}/ws?token={players[s]['token']}" for s in range(seats)]
             table = {"code": code, "tokens": [p["token"] for p in players], "urls": urls, "seed": rng.random()}
             if mode == "kill":  # the seats on A (which is killed) reconnect to B with their tokens
                 table["alt"] = [u.replace(f":{ports[0]}/", f":{ports[1]}/") if f":{ports[0]}/" in u else None
@@ -352,6 +363,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
                 str(ROOT / "bench" / "loadclient.py"), str(config), cwd=ROOT,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**28)
             clients.append(ClientProc(proc))
+        moving = sum(1 for t in tables if any(t.get("alt") or []))  # mode kill: rooms with seats on A
         # Measure steady play, not the storm of joins: wait until every seat has
         # its first view (or gave up), then the warm-up.
         joined_at = time.perf_counter()
@@ -393,7 +405,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             killed_at = time.monotonic()
             for c in clients:
                 await c.tell(f"killed {killed_at}")
-            while sum(c.back for c in clients) < rooms and time.monotonic() - killed_at < args.kill_wait:
+            while sum(c.back for c in clients) < moving and time.monotonic() - killed_at < args.kill_wait:
                 await asyncio.sleep(0.1)
             await asyncio.sleep(1.0)  # acks in flight at the end are checked too
         for c in clients:
@@ -409,7 +421,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         section_us = per_action(tmp / "sections.jsonl") if sections else None
         sync = synchronous_commit(db) if multi and db else None
         if mode == "kill" and db:
-            kill = kill_report(db, [c.result for c in clients if c.result], killed_at or 0.0, rooms)
+            kill = kill_report(db, [c.result for c in clients if c.result], killed_at or 0.0, moving)
     finally:
         for c in clients:
             c.proc.stdin.close()  # a worker still waiting for "end" (we failed early) stops too
@@ -451,7 +463,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
     ready = sum(r["ready"] for r in results)
     views = sum(r["views"] for r in results)
     p99 = pct(lat, 99) * 1000
-    return {"mode": mode, "rooms": rooms, "clients": rooms * seats, "seconds": round(elapsed, 1),
+    return {"mode": mode, "rooms": rooms, **({"route": args.route} if multi else {}), "clients": rooms * seats, "seconds": round(elapsed, 1),
             "actions": actions, "actions_per_s": round(actions / elapsed, 1),
             "offered_per_s": round(rooms / args.period, 1),
             "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(p99, 1),
@@ -493,6 +505,9 @@ def main() -> None:
                              "2,000 sockets, at least 2)")
     parser.add_argument("--kill-wait", type=float, default=60.0,
                         help="mode kill: seconds to wait for every room to be back after the SIGKILL")
+    parser.add_argument("--route", choices=["room", "seat"], default="room",
+                        help="modes two and kill: every seat of a room on one process (room, as "
+                             "deploy/nginx.conf routes) or half of each room's seats on each (seat)")
     parser.add_argument("--period", type=float, default=1.0, help="seconds between actions of a room")
     parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 a run must stay under")
     parser.add_argument("--repeat", type=int, default=1,
