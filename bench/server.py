@@ -14,15 +14,15 @@ and the client's SYN was retried) and the wait from there to the first view.
 Modes:
   one   one ``app.cli serve`` process (SQLite file, or --database-url)
   two   two processes on PostgreSQL (--pg-url; a fresh database, dropped after) and
-        Redis (--redis-url).  --route room (the default, as deploy/nginx.conf routes a
-        room's websockets by its code): every seat of a room on one process, the rooms
-        alternating A, B; --route seat (a round-robin balancer): seats 0-1 of every room
-        on A, 2-3 on B, so each process follows every action the other commits
+        Redis (--redis-url); every seat of a room on one process, the rooms alternating
+        A, B (as deploy/nginx.conf routes a room's websockets, by its code)
+  split like two, behind a round-robin balancer: seats 0-1 of every room on A, 2-3 on
+        B, so each process also follows every action the other commits
   delta like one, with clients that accept ``delta`` messages (README "Agreed
         additions"): after an action each seat gets what changed, not its view
   kill  like two; after the measuring window process A is SIGKILLed, its seats reconnect
-        to B with the same tokens and resume; reported: the seconds until every room is
-        back (its A seats reconnected and a new action seen by every seat) and the
+        to B with the same tokens and resume; reported: the seconds until every room of
+        A is back (its seats reconnected and a new action seen by every seat) and the
         acknowledged actions missing from the surviving database's log (wanted: 0)
   bare  bench/broadcast_server.py: echo to the 4 seats, no rules, no database
 
@@ -255,11 +255,11 @@ def kill_report(url: str, results: list[dict], killed_at: float, rooms: int) -> 
             "back_p50_s": round(pct(back, 50), 2) if back else None}
 
 
-def home(room: int, seat: int, seats: int, servers: int, route: str) -> int:
+def home(room: int, seat: int, seats: int, servers: int, mode: str) -> int:
     """The server a seat's websocket goes to: by room, the rooms taking turns (a proxy
-    hashing the room's code spreads them about as evenly), or by seat, each room's seats
-    split in order over the servers."""
-    return room % servers if route == "room" else (seat * servers) // seats
+    hashing the room's code spreads them about as evenly), or in mode split by seat,
+    each room's seats split in order over the servers."""
+    return (seat * servers) // seats if mode == "split" else room % servers
 
 
 def pg_drop(admin_url: str, url: str) -> None:
@@ -310,7 +310,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
     clients: list[ClientProc] = []
     ports: list[int] = []
     db = None
-    multi = mode in ("two", "kill")
+    multi = mode in ("two", "split", "kill")
     raise_fd_limit()
     if multi:
         db = pg_create(args.pg_url)
@@ -339,8 +339,8 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         for code, players in made:
             if mode == "bare":
                 urls = [f"ws://127.0.0.1:{ports[0]}/ws/{code}?seat={s}" for s in range(seats)]
-            else:  # two processes: the room on one of them (--route room) or split (seat)
-                urls = [f"ws://127.0.0.1:{ports[home(len(tables), s, seats, len(ports), args.route)]}"
+            else:  # two processes: the room on one of them, or split (mode split)
+                urls = [f"ws://127.0.0.1:{ports[home(len(tables), s, seats, len(ports), mode)]}"
                         f"/api/rooms/{code}/ws?token={players[s]['token']}" for s in range(seats)]
             table = {"code": code, "tokens": [p["token"] for p in players], "urls": urls, "seed": rng.random()}
             if mode == "kill":  # the seats on A (which is killed) reconnect to B with their tokens
@@ -463,7 +463,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
     ready = sum(r["ready"] for r in results)
     views = sum(r["views"] for r in results)
     p99 = pct(lat, 99) * 1000
-    return {"mode": mode, "rooms": rooms, **({"route": args.route} if multi else {}), "clients": rooms * seats, "seconds": round(elapsed, 1),
+    return {"mode": mode, "rooms": rooms, "clients": rooms * seats, "seconds": round(elapsed, 1),
             "actions": actions, "actions_per_s": round(actions / elapsed, 1),
             "offered_per_s": round(rooms / args.period, 1),
             "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(p99, 1),
@@ -491,7 +491,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, nargs="+", default=[50, 100, 200, 400])
-    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "delta", "two", "kill", "bare"])
+    parser.add_argument("--modes", nargs="+", default=["one", "bare"], choices=["one", "delta", "two", "split", "kill", "bare"])
     default = next((v for v in VARIANTS if 4 in find_variant(v).seat_counts), VARIANTS[0] if VARIANTS else None)
     parser.add_argument("--variant", default=default)
     parser.add_argument("--seats", type=int, default=None, help="default: 4 if allowed, else the first count")
@@ -505,9 +505,6 @@ def main() -> None:
                              "2,000 sockets, at least 2)")
     parser.add_argument("--kill-wait", type=float, default=60.0,
                         help="mode kill: seconds to wait for every room to be back after the SIGKILL")
-    parser.add_argument("--route", choices=["room", "seat"], default="room",
-                        help="modes two and kill: every seat of a room on one process (room, as "
-                             "deploy/nginx.conf routes) or half of each room's seats on each (seat)")
     parser.add_argument("--period", type=float, default=1.0, help="seconds between actions of a room")
     parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 a run must stay under")
     parser.add_argument("--repeat", type=int, default=1,
