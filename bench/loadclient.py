@@ -193,9 +193,11 @@ async def seat_session(t: Table, seat: int, w: Worker, http: httpx.AsyncClient |
             # Every seat is at `low` or past it: an action sent on an earlier
             # position is done (its view, or a later one, reached the last seat).
             low = min(t.have)
-            if t.kill_pos is not None and low > t.kill_pos and t.code not in w.back \
+            if t.track and t.kill_pos is not None and low > t.kill_pos and t.code not in w.back \
                     and all(s in t.moved for s, a in enumerate(t.alt) if a is not None):
-                w.back[t.code] = time.monotonic()  # every seat reconnected, and the room moved on
+                # a room with seats on the killed server: every such seat reconnected, and
+                # the room moved on (a room wholly on the survivor is not timed)
+                w.back[t.code] = time.monotonic()
             if t.sent:
                 for done in [k for k in t.sent if k < low]:
                     t0 = t.sent.pop(done)
