@@ -29,3 +29,10 @@ def test_proxy_upgrades_websockets():
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "proxy_set_header Upgrade $http_upgrade" in conf
     assert "server app1:8000" in conf and "server app2:8000" in conf
+
+
+def test_proxy_keeps_a_rooms_sockets_on_one_replica():
+    # tests/load/test_proxy.py runs this file in nginx; this reads it where nginx is missing
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "hash $room_code consistent;" in conf
+    assert "location ~ ^/api/rooms/[^/]+/ws$" in conf
