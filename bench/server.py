@@ -560,7 +560,8 @@ def summary(results: list[dict], args) -> None:
                   f"client cpu {r['client_cpu_share']} (busiest worker {r['client_proc_cpu_max']}), "
                   f"load {r['load_avg']}{'' if counts else ' -- does not count: bare missed it'}"
                   + (f", acked lost {r['acked_lost']} of {r['acked_total']}, every seat back after "
-                     f"{r['all_back_s']} s ({r['rooms_back']} of {r['rooms']} rooms back)"
+                     f"{r['all_back_s']} s ({r['rooms_back']} of the killed process's "
+                     f"{r['rooms_back'] + r['rooms_not_back']} rooms back)"
                      if r.get("killed") else ""))
     best: dict[str, int] = {}
     for r in results:
