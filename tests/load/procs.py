@@ -49,17 +49,8 @@ class ServerProc:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
                                      cwd=ROOT, env=env, stdout=log, stderr=log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        wait_healthy(self.base, self.proc, 60, lambda: self.log_path.read_text()[-3000:])
+        return self
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -73,6 +64,22 @@ class ServerProc:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def wait_healthy(base: str, proc: subprocess.Popen, seconds: float, log_tail) -> None:
+    """Wait until ``base``/healthz answers 200; RuntimeError (with ``log_tail()``) if
+    ``proc`` exits first or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[0]} exited: {log_tail()}")
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{base} did not answer within {seconds:g} s: {log_tail()}")
 
 
 def new_table(base: str, variant: str, seats: int, options: dict, seed: int) -> tuple[str, str, list[dict]]:

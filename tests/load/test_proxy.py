@@ -13,13 +13,12 @@ import os
 import re
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from .procs import Seat, ServerProc, free_port, new_table
+from .procs import Seat, ServerProc, free_port, new_table, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -73,16 +72,8 @@ def test_proxy_keeps_a_room_on_one_process_and_fails_over(tmp_path, pg_database,
     seats: list[Seat] = []
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proxy.poll() is None, (tmp_path / "error.log").read_text()
-            assert time.monotonic() < deadline, "nginx did not answer"
-            time.sleep(0.1)
+        error_log = tmp_path / "error.log"
+        wait_healthy(base, proxy, 20, lambda: error_log.read_text() if error_log.exists() else "")
 
         # Every room's four websockets, opened through the proxy, reach one process.
         homes: list[int] = []
