@@ -142,10 +142,16 @@ def finished_match(s: Session, match_id: str) -> tuple[m.Match, bool] | None:
 
 
 def lock_ratings(s: Session) -> None:
-    """Rating updates take turns (two matches of one player may end together).  SQLite:
-    the writer lock already does it; PostgreSQL: a transaction-scoped advisory lock."""
+    """Rating updates take turns (two matches of one player may end together), and the
+    check for a match's standings (``finished_match``) comes after the turn is taken: two
+    processes recording one match (one ended it, the other started and caught up) write
+    it once.  PostgreSQL: a transaction-scoped advisory lock.  SQLite: a write that
+    changes nothing takes the file's writer lock now rather than at the first insert
+    (``Database.write``'s lock is one process's only)."""
     if s.get_bind().dialect.name == "postgresql":
         s.execute(text("SELECT pg_advisory_xact_lock(160016)"))
+    else:
+        s.execute(text("UPDATE standings SET seat = seat WHERE 0"))
 
 
 def save_standings(s: Session, row: m.Match, family: str, places: list[int], totals: list[float],

@@ -6,13 +6,17 @@ share a place."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from contextlib import ExitStack
+from types import SimpleNamespace
 
 import pytest
+from sqlalchemy import delete, func, select
 
 from app.db import ratings as sql
-from app.ratings import places, rate
+from app.db.session import Database
+from app.ratings import Ratings, places, rate
 
 from .conftest import serve
 from .helpers import auth, connect, new_player, short_options
@@ -152,6 +156,37 @@ def test_recording_twice_changes_nothing(rclient):
     assert rclient.app.state.kozyr.ratings.record(match_id) is False
     assert page_of(rclient, players[0]) == before
     assert rclient.get("/api/players/999999999/page").status_code == 404
+
+
+def test_two_processes_record_a_match_once(rclient, database_url):
+    """One process ended the match and records it while another, starting, catches up
+    on it: the second waits for the first's turn, then finds the standings and writes
+    nothing (it used to check first, and on SQLite both inserted: a UNIQUE failure)."""
+    players, _, match_id = play_match(rclient, rated=False, seed=14)
+    db = rclient.app.state.kozyr.db
+    with db.write() as s:  # as if the process had stopped before its standings
+        s.execute(delete(sql.Standing).where(sql.Standing.match_id == match_id))
+    other = Database(database_url)
+    got: list[bool] = []
+    try:
+        with db.write() as s:
+            sql.lock_ratings(s)  # the first process's turn
+            second = threading.Thread(target=lambda: got.append(
+                Ratings(SimpleNamespace(db=other)).record(match_id)))  # type: ignore[arg-type]
+            second.start()
+            second.join(0.5)
+            assert second.is_alive(), "the second process did not wait for the first's turn"
+            found = sql.finished_match(s, match_id)
+            assert found is not None
+            row = found[0]
+            sql.save_standings(s, row, "korol", [1, 2, 3, 4], [0.0] * 4, [p["id"] for p in players])
+        second.join(30)
+        assert got == [False]
+    finally:
+        other.dispose()
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(sql.Standing)
+                        .where(sql.Standing.match_id == match_id)) == 4
 
 
 def test_new_room_with_the_same_people_calls_them(rclient):
