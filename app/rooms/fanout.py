@@ -28,6 +28,8 @@ from contextlib import suppress
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from redis.asyncio.client import PubSub
+
     from .service import Kozyr
 
 log = logging.getLogger("kozyr.fanout")
@@ -41,6 +43,7 @@ class RedisFanout:
         self.redis = aioredis.from_url(url)
         self.kozyr = kozyr
         self.origin = secrets.token_hex(6)
+        self.pubsub: PubSub | None = None  # start: subscribed to every room's notes
         self.task: asyncio.Task | None = None
         self.pending: set[asyncio.Task] = set()
         settings = kozyr.settings
@@ -56,10 +59,11 @@ class RedisFanout:
         self.sender: asyncio.Task | None = None
 
     async def start(self) -> None:
+        """Subscribe and announce this process (a failure: ``stop`` undoes what began)."""
         await self.redis.ping()
-        self.pubsub = self.redis.pubsub()
-        await self.pubsub.psubscribe(PREFIX + "*")
-        await self.pubsub.subscribe(PRESENCE)
+        self.pubsub = pubsub = self.redis.pubsub()
+        await pubsub.psubscribe(PREFIX + "*")
+        await pubsub.subscribe(PRESENCE)
         self.task = asyncio.create_task(self._listen())
         self.kozyr.hub.on_change = self.changed
         await self._send_presence({"hello": True})  # the others answer with full reports
@@ -78,10 +82,11 @@ class RedisFanout:
             await _cancel(self.task)
         # redis-py's close can wait for ever on the socket's wait_closed (seen about once in
         # 20 test runs as a hung shutdown): each step is bounded, then dropped without waiting.
-        if not await _bounded(self.pubsub.aclose()):
+        pubsub = self.pubsub
+        if pubsub is not None and not await _bounded(pubsub.aclose()):
             with suppress(Exception):
-                if self.pubsub.connection is not None:
-                    await self.pubsub.connection.disconnect(nowait=True)
+                if pubsub.connection is not None:
+                    await pubsub.connection.disconnect(nowait=True)
         if not await _bounded(self.redis.aclose()):
             with suppress(Exception):
                 await self.redis.connection_pool.disconnect(inuse_connections=True)
@@ -105,9 +110,11 @@ class RedisFanout:
                 log.warning("redis publish of %d note(s) failed: %s", len(notes), e)
 
     async def _listen(self) -> None:
+        pubsub = self.pubsub
+        assert pubsub is not None  # started after the subscription
         while True:
             try:
-                async for raw in self.pubsub.listen():
+                async for raw in pubsub.listen():
                     if raw.get("type") not in ("pmessage", "message"):
                         continue
                     # One task per note: a slow catch-up of one room must not hold up

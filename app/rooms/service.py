@@ -484,22 +484,37 @@ class Kozyr:
         return len(self.live)
 
     async def startup(self) -> None:
+        """Ready to serve; if a step fails (the database or Redis unreachable), what the
+        earlier steps started is stopped again before the error goes on (the collector's
+        thresholds and callback are the whole process's)."""
         if self.settings.worker_threads > 0:  # every to_thread.run_sync without a limiter of its own
             to_thread.current_default_thread_limiter().total_tokens = self.settings.worker_threads
-        self.metrics.start_watch()
-        if self.settings.run_migrations:
-            await self.run(self.migrate)
-        await self.run(self.recover)
-        await self.run(self.ratings.catch_up)
-        if self.settings.gc_freeze:
-            freeze_startup()
-        self.gc.start()
-        for live in list(self.live.values()):  # recovered matches' bots play on
-            await self.bots.poke(live)
-        if self.settings.redis_url:
-            from .fanout import RedisFanout
-            self.fanout = RedisFanout(self.settings.redis_url, self)
-            await self.fanout.start()
+        try:
+            self.metrics.start_watch()
+            if self.settings.run_migrations:
+                await self.run(self.migrate)
+            await self.run(self.recover)
+            await self.run(self.ratings.catch_up)
+            if self.settings.gc_freeze:
+                freeze_startup()
+            self.gc.start()
+            for live in list(self.live.values()):  # recovered matches' bots play on
+                await self.bots.poke(live)
+            if self.settings.redis_url:
+                from .fanout import RedisFanout
+                fanout = RedisFanout(self.settings.redis_url, self)
+                try:
+                    await fanout.start()
+                except BaseException:
+                    await fanout.stop()
+                    raise
+                self.fanout = fanout
+        except BaseException:
+            try:
+                await self.shutdown()
+            except Exception:
+                log.exception("stopping what a failed start-up had started")
+            raise
 
     async def shutdown(self) -> None:
         self.metrics.stop_watch()

@@ -104,3 +104,29 @@ def test_pace_zero_leaves_cpython_in_charge() -> None:
         pacer.stop()
 
     asyncio.run(main())
+
+
+def test_a_failed_start_up_leaves_the_collector_as_it_was(tmp_path) -> None:
+    """Redis unreachable at start-up (a real closed port): the start fails with its error,
+    and the pacer's thresholds and the stall watch's callback, which are the whole
+    process's, are gone again (they once outlived such an app for the rest of a run)."""
+    import socket
+
+    import pytest
+    from redis.exceptions import ConnectionError as RedisDown
+    from starlette.testclient import TestClient
+
+    from app.main import create_app
+
+    from .conftest import make_settings
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    threshold, callbacks = gc.get_threshold(), list(gc.callbacks)
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 'k.db'}", redis_url=f"redis://127.0.0.1:{port}/0"))
+    with pytest.raises(RedisDown), TestClient(app):
+        pass
+    assert gc.get_threshold() == threshold
+    assert gc.callbacks == callbacks
+    assert app.state.kozyr.fanout is None
