@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> None:
     setup_logging(settings.log_level)
     uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload,
                 ws=settings.ws_impl, ws_max_size=settings.max_frame_bytes, log_config=None,
-                proxy_headers=True, ws_per_message_deflate=settings.ws_deflate, backlog=settings.backlog)
+                proxy_headers=True, ws_per_message_deflate=settings.ws_deflate, backlog=settings.backlog,
+                loop=settings.event_loop)
 
 
 if __name__ == "__main__":

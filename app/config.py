@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     # connections the kernel holds for accepting (capped by net.core.somaxconn): a storm
     # of reconnects beyond it is dropped and retried by the clients 1, 3, 7 ... s later
     backlog: int = 4096
+    # the event loop uvicorn runs (its --loop): uvloop taking the listening socket's
+    # connections in batches (app/acceptloop.py; libuv takes one per loop iteration,
+    # which starved joins under load), or "uvloop" / "asyncio"
+    event_loop: str = "app.acceptloop:new_event_loop"
     # SQLite: under load the loop commits at most once per this many milliseconds, the
     # actions that came meanwhile together (app/db/writer.py); 0: at the end of every
     # turn that queued one.  The window is this times the matches that acted in the last

@@ -10,6 +10,11 @@ Measuring starts only once every seat has its first view (join_wait_s) plus
 seat's join, per server: the websocket handshake (connect until the 101 answer:
 seconds here mean the kernel's accept queue held the connection, or overflowed
 and the client's SYN was retried) and the wait from there to the first view.
+listen_overflows counts the connections the kernel turned away during the joins
+because a listening socket's accept queue was full (TcpExt ListenOverflows of
+/proc/net/netstat, the whole machine's; its cap is net.core.somaxconn): above 0, the
+clients' SYNs were dropped and retried after 1, 3, 7, 15 ... s, and the join phase
+stretches from seconds to minutes (bench/results/server-2026-12-03d.txt).
 
 Modes:
   one   one ``app.cli serve`` process (SQLite file, or --database-url)
@@ -216,6 +221,20 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+def listen_overflows() -> int:
+    """The kernel's count of connections refused a full accept queue (TcpExt
+    ListenOverflows; 0 where /proc/net/netstat cannot be read)."""
+    try:
+        lines = Path("/proc/net/netstat").read_text().splitlines()
+    except OSError:
+        return 0
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        if names.startswith("TcpExt:"):
+            row = dict(zip(names.split()[1:], values.split()[1:], strict=True))
+            return int(row.get("ListenOverflows", 0))
+    return 0
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -368,7 +387,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
         moving = sum(1 for t in tables if any(t.get("alt") or []))  # mode kill: rooms with seats on A
         # Measure steady play, not the storm of joins: wait until every seat has
         # its first view (or gave up), then the warm-up.
-        joined_at = time.perf_counter()
+        joined_at, overflows_at = time.perf_counter(), listen_overflows()
         while sum(c.ready + c.failed for c in clients) < rooms * seats and \
                 time.perf_counter() - joined_at < args.join_timeout:
             if any(c.proc.returncode is not None for c in clients):
@@ -376,6 +395,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
                          f"{[c.proc.returncode for c in clients]})")
             await asyncio.sleep(0.1)
         join_s = time.perf_counter() - joined_at
+        overflows = listen_overflows() - overflows_at
         for c in clients:
             await c.tell("settle")  # the workers' full collection and freeze, before the warm-up
         await asyncio.sleep(args.warmup)
@@ -478,7 +498,7 @@ async def run(rooms: int, mode: str, args, variant: str, seats: int, options: di
             "load_avg": round(os.getloadavg()[0], 1), "errors": sum(r["errors"] for r in results),
             "seats_joined": ready, "join_wait_s": round(join_s, 1),
             "seats_joined_per_s": round(ready / join_s, 1) if join_s > 0 else None,
-            "join_ms": join_ms,
+            "join_ms": join_ms, "listen_overflows": overflows,
             "deltas": sum(r.get("deltas", 0) for r in results),
             "loop_stalls": lag, "loop_lag_hist": hist,
             "matches_finished": sum(r["matches"] for r in results),
@@ -559,6 +579,8 @@ def summary(results: list[dict], args) -> None:
                   f"server cpu {r['server_cpu_ms_per_action']} ms/action, "
                   f"client cpu {r['client_cpu_share']} (busiest worker {r['client_proc_cpu_max']}), "
                   f"load {r['load_avg']}{'' if counts else ' -- does not count: bare missed it'}"
+                  + (f", {r['listen_overflows']} connections turned away by a full accept queue "
+                     f"during the joins" if r.get("listen_overflows") else "")
                   + (f", acked lost {r['acked_lost']} of {r['acked_total']}, every seat back after "
                      f"{r['all_back_s']} s ({r['rooms_back']} of the killed process's "
                      f"{r['rooms_back'] + r['rooms_not_back']} rooms back)"
