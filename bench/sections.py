@@ -16,7 +16,8 @@ higher than without it.
 
 Sections (``push_views`` holds ``sends``):
 
-    receive     the websocket library parsing a frame (uvicorn's data_received)
+    receive     a frame parsed and queued for the app (data_received: the direct
+                receive of app/wsserver.py, or the websocket library)
     validate    pydantic reading the message (protocol.client_message)
     engine      LiveMatch.prepare: the checks and the engine's apply
     commit      GroupWriter.flush: SQLite's group commit on the loop
