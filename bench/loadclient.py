@@ -24,25 +24,35 @@ acts (its legal actions).  Every other message (acks, errors, presence, a view
 in another layout) is parsed in full, so errors are counted as before.  No
 timeout task per receive (the parent's ``end`` cancels the seats), the
 collector frozen once the sockets are set up and then run on the clock like the
-server's (app/gcpace.py), and uvloop when it is installed.
+server's (app/gcpace.py), and uvloop when it is installed.  And a bare websocket
+(``RawSocket``: the opening handshake and RFC 6455 framing on a plain asyncio
+protocol, a few lines for the few kinds of frame a server sends), not the websockets
+library's client, whose parser, assembler and futures cost the client several times
+as much per message: the client shares the two cores with the server it measures.
+KOZYR_BENCH_CLIENT=websockets brings the library's client back, to compare.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import gc
 import json
 import math
+import os
 import random
 import re
 import resource
 import sys
 import time
+from collections import deque
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+from websockets.speedups import apply_mask
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.gcpace import GcPacer  # noqa: E402  the server's own clock-paced collector
@@ -51,6 +61,157 @@ from app.gcpace import GcPacer  # noqa: E402  the server's own clock-paced colle
 # (compact in app/, with spaces in bench/broadcast_server.py).  The match id is kept
 # as its JSON literal: it only has to be equal for the seats of one room.
 VIEW_HEAD = re.compile(r'\{"type": ?"view", ?"version": ?(-?\d+), ?"match": ?("(?:[^"\\]|\\.)*"|null), ?"view": ?')
+
+
+class RawSocket(asyncio.Protocol):
+    """A client websocket on a bare asyncio protocol (RFC 6455): the opening handshake,
+    then the server's frames read straight from the bytes (unmasked; text, close, ping
+    and pong, final or fragmented) and the client's written masked.  ``recv`` returns
+    the next text; a closed connection raises ConnectionError (an OSError)."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+        self.open = False
+        self.texts: deque[str] = deque()
+        self.waiter: asyncio.Future | None = None
+        self.parts: list[bytes] = []  # a fragmented message's frames so far
+        self.closed: str | None = None
+        self.handshake: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    @classmethod
+    async def connect(cls, url: str, timeout: float) -> RawSocket:
+        u = urlsplit(url)
+        loop = asyncio.get_running_loop()
+        _, sock = await asyncio.wait_for(loop.create_connection(cls, u.hostname, u.port), timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        target = u.path + (f"?{u.query}" if u.query else "")
+        assert sock.transport is not None
+        sock.transport.write((f"GET {target} HTTP/1.1\r\nHost: {u.netloc}\r\nUpgrade: websocket\r\n"
+                              f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                              "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        try:
+            await asyncio.wait_for(asyncio.shield(sock.handshake), timeout)
+        except BaseException:
+            sock.transport.abort()
+            raise
+        return sock
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.open:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[:buf.find(b"\r\n")])
+            del buf[:end + 4]
+            if not status.startswith(b"HTTP/1.1 101"):
+                self._lost(f"handshake refused: {status.decode(errors='replace')}")
+                return
+            self.open = True
+            self.handshake.set_result(None)
+        pos, end, texts = 0, len(buf), self.texts
+        while end - pos >= 2:
+            head, n = buf[pos], buf[pos + 1] & 0x7F
+            at = pos + 2
+            if n == 126:
+                if end - at < 2:
+                    break
+                n, at = int.from_bytes(buf[at:at + 2], "big"), at + 2
+            elif n == 127:
+                if end - at < 8:
+                    break
+                n, at = int.from_bytes(buf[at:at + 8], "big"), at + 8
+            if end - at < n:
+                break
+            payload = bytes(buf[at:at + n])
+            pos = at + n
+            opcode = head & 0x0F
+            if opcode in (0, 1, 2):  # continuation, text, binary
+                if head & 0x80:  # final
+                    if self.parts:
+                        payload, self.parts = b"".join([*self.parts, payload]), []
+                    texts.append(payload.decode())
+                else:
+                    self.parts.append(payload)
+            elif opcode == 8:  # close: answered, then the socket is done
+                self.send_frame(0x88, payload[:2])
+                self._lost(f"closed by the server ({int.from_bytes(payload[:2], 'big') if payload else 1005})")
+                return
+            elif opcode == 9:
+                self.send_frame(0x8A, payload)  # pong
+        del buf[:pos]
+        if texts and self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost(f"connection lost ({exc!r})" if exc else "connection lost")
+
+    def _lost(self, why: str) -> None:
+        if self.closed is None:
+            self.closed = why
+        if not self.handshake.done():
+            self.handshake.set_exception(ConnectionError(why))
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+        if self.transport is not None:
+            self.transport.close()
+
+    async def recv(self) -> str:
+        while not self.texts:
+            if self.closed is not None:
+                raise ConnectionError(self.closed)
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        return self.texts.popleft()
+
+    def send_frame(self, head: int, payload: bytes) -> None:
+        n = len(payload)
+        if n < 126:
+            frame = bytes((head, 0x80 | n))
+        elif n < 65536:
+            frame = bytes((head, 0xFE)) + n.to_bytes(2, "big")
+        else:
+            frame = bytes((head, 0xFF)) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(frame + mask + apply_mask(payload, mask))
+
+    async def send(self, text: str) -> None:
+        if self.closed is not None:
+            raise ConnectionError(self.closed)
+        self.send_frame(0x81, text.encode())
+
+    async def __aenter__(self) -> RawSocket:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+def open_socket(url: str):
+    """An async context manager of a client websocket: RawSocket, or (KOZYR_BENCH_CLIENT=
+    websockets) the websockets library's."""
+    if os.environ.get("KOZYR_BENCH_CLIENT") == "websockets":
+        return connect(url, max_size=2**22, open_timeout=120)
+    return _raw(url)
+
+
+class _raw:
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    async def __aenter__(self) -> RawSocket:
+        self.sock = await RawSocket.connect(self.url, 120)
+        return self.sock
+
+    async def __aexit__(self, *exc) -> None:
+        await self.sock.__aexit__(*exc)
 
 
 class Worker:
@@ -135,7 +296,7 @@ async def seat_session(t: Table, seat: int, w: Worker, http: httpx.AsyncClient |
     ready = not first
     url = url + ("&accept=delta" if t.delta else "")
     began = time.perf_counter()
-    async with connect(url, max_size=2**22, open_timeout=120) as ws:
+    async with open_socket(url) as ws:
         opened = time.perf_counter()
         last: tuple[int, dict] | None = None  # delta mode: this seat's view (version, view)
         while True:  # a close by the server raises (a failure); the end of the run cancels us
