@@ -1,5 +1,6 @@
 """Fixtures of the load and fault tests: the machine's PostgreSQL (a fresh database
-per session, dropped afterwards; see tests/app/conftest.py) and Redis."""
+per session, dropped afterwards; see tests/app/conftest.py) and Redis, and one real
+server process on SQLite per test module (``server``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from tests.app.conftest import pg_database  # noqa: F401  (a fixture)
 
-from .procs import REDIS_URL
+from .procs import REDIS_URL, ServerProc
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +19,12 @@ def redis_url() -> str:
     except Exception as e:  # pragma: no cover - depends on the machine
         pytest.skip(f"Redis not reachable at {REDIS_URL}: {e}")
     return REDIS_URL
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``kozyr serve`` on a fresh SQLite file, shared by the tests of one module."""
+    path = tmp_path_factory.mktemp("server")
+    srv = ServerProc(f"sqlite:///{path / 'kozyr.db'}", path / "server.log").start()
+    yield srv
+    srv.stop()

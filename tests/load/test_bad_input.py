@@ -18,14 +18,6 @@ from websockets.sync.client import connect as ws_connect
 from .procs import Seat, ServerProc, new_table
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("bad")
-    srv = ServerProc(f"sqlite:///{path / 'kozyr.db'}", path / "server.log").start()
-    yield srv
-    srv.stop()
-
-
 def _upgrade(port: int, target: str, timeout: float = 5.0) -> tuple[float, bytes]:
     s = socket.create_connection(("127.0.0.1", port))
     s.settimeout(timeout)

@@ -21,14 +21,6 @@ from app.wsserver import PAUSE_AT
 from .procs import ServerProc, new_table
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("receive")
-    srv = ServerProc(f"sqlite:///{path / 'kozyr.db'}", path / "server.log").start()
-    yield srv
-    srv.stop()
-
-
 def frame(payload: bytes, opcode: int = 1, fin: bool = True, masked: bool = True) -> bytes:
     """A client's frame (RFC 6455 5.2), masked unless told not to."""
     head = bytes([(0x80 if fin else 0) | opcode])
