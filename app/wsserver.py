@@ -61,9 +61,7 @@ class PromptRefusalProtocol(WebSocketsSansIOProtocol):
                 put = self.queue.put_nowait
                 for text in texts:
                     put({"type": "websocket.receive", "text": text})
-                if not self.read_paused and self.queue.qsize() >= PAUSE_AT:
-                    self.read_paused = True
-                    self.transport.pause_reading()
+                self._pause_if_full()
                 return
         super().data_received(data)
         if (not self.handshake_complete and self.conn.handshake_exc is not None
@@ -80,7 +78,12 @@ class PromptRefusalProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
         finally:
             self.read_paused = paused
-        if (not paused and self.queue.qsize() >= PAUSE_AT  # ... and taken here instead
+        self._pause_if_full()  # ... and taken here instead
+
+    def _pause_if_full(self) -> None:
+        """Stop reading the socket once ``PAUSE_AT`` messages wait for the app (uvicorn's
+        ``receive`` starts it again when the queue is empty)."""
+        if (not self.read_paused and self.queue.qsize() >= PAUSE_AT
                 and not self.transport.is_closing()):
             self.read_paused = True
             self.transport.pause_reading()

@@ -46,6 +46,8 @@ import resource
 import sys
 import time
 from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -186,13 +188,6 @@ class RawSocket(asyncio.Protocol):
             raise ConnectionError(self.closed)
         self.send_frame(0x81, text.encode())
 
-    async def __aenter__(self) -> RawSocket:
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        if self.transport is not None:
-            self.transport.close()
-
 
 def open_socket(url: str):
     """An async context manager of a client websocket: RawSocket, or (KOZYR_BENCH_CLIENT=
@@ -202,16 +197,14 @@ def open_socket(url: str):
     return _raw(url)
 
 
-class _raw:
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-    async def __aenter__(self) -> RawSocket:
-        self.sock = await RawSocket.connect(self.url, 120)
-        return self.sock
-
-    async def __aexit__(self, *exc) -> None:
-        await self.sock.__aexit__(*exc)
+@asynccontextmanager
+async def _raw(url: str) -> AsyncIterator[RawSocket]:
+    sock = await RawSocket.connect(url, 120)
+    try:
+        yield sock
+    finally:
+        assert sock.transport is not None
+        sock.transport.close()
 
 
 class Worker:
