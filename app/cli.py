@@ -26,10 +26,11 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     from .logs import setup_logging
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, settings.access_log)
     uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload,
                 ws=settings.ws_impl, ws_max_size=settings.max_frame_bytes, log_config=None,
-                proxy_headers=True, ws_per_message_deflate=settings.ws_deflate, backlog=settings.backlog,
+                proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies,
+                ws_per_message_deflate=settings.ws_deflate, backlog=settings.backlog,
                 loop=settings.event_loop)
 
 

@@ -25,8 +25,15 @@ class Settings(BaseSettings):
     ws_deflate: bool = False
     public_url: str = ""  # base of invite links; empty: taken from the request
     log_level: str = "INFO"
+    access_log: bool = False  # a line per HTTP request (uvicorn.access; ?token= values are redacted)
     run_migrations: bool = True
     allow_fixed_seed: bool = False  # tests only: let POST /start choose the seed
+    docs: bool = True  # the API's pages /docs and /redoc (/openapi.json is served either way)
+    metrics_token: str = ""  # GET /metrics wants "Authorization: Bearer <this>"; empty: /metrics is 404
+    # Addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (comma list of IPs
+    # or CIDRs, "*" for any: uvicorn's forwarded_allow_ips): the reverse proxy's.  The
+    # client address of rate limits is the forwarded one only behind these.
+    trusted_proxies: str = "127.0.0.1"
 
     # Limits
     max_message_bytes: int = 64 * 1024  # a websocket message larger than this gets too_large ...
@@ -80,6 +87,8 @@ class Settings(BaseSettings):
     sign_in_link_minutes: float = 15.0  # a personal sign-in link works once, for this long
     sign_in_burst: int = 10  # failed sign-ins per client address at once ...
     sign_in_per_minute: float = 5.0  # ... refilled at this rate (then 429 rate_limited)
+    player_create_burst: int = 20  # new players (POST /api/players) per client address at once ...
+    player_create_per_minute: float = 5.0  # ... refilled at this rate (then 429 rate_limited)
     # Name + passphrase sign-in (argon2id; the defaults are argon2-cffi's, RFC 9106 low memory)
     passphrase_time_cost: int = 3
     passphrase_memory_kib: int = 65536

@@ -1,8 +1,10 @@
-"""Abuse limits: a token bucket per websocket connection, and the guard on look-ups of
-unknown room codes.  (The open-rooms cap is the room service's.)
+"""Abuse limits: a token bucket per websocket connection, and one per client address
+(CodeGuard) for look-ups of unknown room codes, failed sign-ins and new players.  (The
+open-rooms cap is the room service's.)
 
 The numbers live in Settings (``messages_per_second``, ``message_burst``,
-``flood_close_after``, ``room_lookup_*``); README.md "Server" lists them."""
+``flood_close_after``, ``room_lookup_*``, ``sign_in_*``, ``player_create_*``); README.md
+"Server" lists them."""
 
 from __future__ import annotations
 
@@ -40,17 +42,20 @@ class TokenBucket:
 
 
 class CodeGuard:
-    """Look-ups of unknown room codes, per client address: ``burst`` misses at once,
-    refilled at ``per_minute``.  An address that has used them up gets 429
-    ``rate_limited`` for every room look-up (known codes too, or the answer would
-    still tell a guesser which codes exist) until a miss is available again.
+    """Counted events per client address: ``burst`` at once, refilled at
+    ``per_minute``.  For room look-ups the events are misses (unknown codes): an address
+    that has used them up gets 429 ``rate_limited`` for every room look-up (known codes
+    too, or the answer would still tell a guesser which codes exist) until a miss is
+    available again.  ``take`` counts an event that is limited itself (a new player).
 
     At most ``max_addresses`` addresses are remembered (the oldest first forgotten)."""
 
-    def __init__(self, burst: int, per_minute: float, max_addresses: int = 10_000) -> None:
+    def __init__(self, burst: int, per_minute: float, max_addresses: int = 10_000,
+                 message: str = "too many look-ups of unknown rooms from your address; wait a minute") -> None:
         self.burst = float(max(1, burst))
         self.rate = per_minute / 60.0
         self.max_addresses = max_addresses
+        self.message = message
         self.misses: OrderedDict[str, tuple[float, float]] = OrderedDict()  # addr -> (tokens, when)
 
     def _tokens(self, addr: str, now: float) -> float:
@@ -60,7 +65,7 @@ class CodeGuard:
     def check(self, addr: str) -> None:
         """Raise RateLimited if ``addr`` has no unknown look-up left."""
         if addr in self.misses and self._tokens(addr, time.monotonic()) < 1:
-            raise RateLimited("too many look-ups of unknown rooms from your address; wait a minute")
+            raise RateLimited(self.message)
 
     def miss(self, addr: str) -> None:
         """``addr`` looked up a code that names no room."""
@@ -70,3 +75,17 @@ class CodeGuard:
         self.misses.move_to_end(addr)
         while len(self.misses) > self.max_addresses:
             self.misses.popitem(last=False)
+
+    def take(self, addr: str) -> None:
+        """Count one event of ``addr``, or raise RateLimited (and count nothing)."""
+        self.check(addr)
+        self.miss(addr)
+
+
+def address_guard(state: object, name: str, burst: int, per_minute: float, message: str) -> CodeGuard:
+    """The application's CodeGuard called ``name`` (kept on ``state``: one per app)."""
+    guard = getattr(state, name, None)
+    if guard is None:
+        guard = CodeGuard(burst, per_minute, message=message)
+        setattr(state, name, guard)
+    return guard

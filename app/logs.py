@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime",
                                                                       "color_message"}
+
+
+_SECRET_QUERY = re.compile(r"([?&]token=)[^&\s\"']*")
+
+
+class RedactTokens(logging.Filter):
+    """Rewrites a record whose message holds a ``?token=`` query value (the websocket
+    URL: uvicorn's access line and its "WebSocket ... [accepted]" line) with the value
+    replaced by ``[redacted]``.  On our handler, so every logger's records pass it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg, record.args = _SECRET_QUERY.sub(r"\1[redacted]", message), ()
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -23,9 +39,10 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
-def setup_logging(level: str = "INFO") -> None:
+def setup_logging(level: str = "INFO", access_log: bool = False) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(RedactTokens())
     root = logging.getLogger()
     for h in list(root.handlers):
         if getattr(h, "_kozyr", False):
@@ -37,5 +54,5 @@ def setup_logging(level: str = "INFO") -> None:
         lg = logging.getLogger(name)
         lg.handlers = []
         lg.propagate = True
-    logging.getLogger("uvicorn.access").setLevel("WARNING")
+    logging.getLogger("uvicorn.access").setLevel("INFO" if access_log else "WARNING")
     logging.getLogger("alembic").setLevel("WARNING")

@@ -1,4 +1,4 @@
-"""The FastAPI application: static client at /, API under /api, /healthz, OpenAPI at /docs."""
+"""The FastAPI application: static client at /, API under /api, /healthz, OpenAPI at /openapi.json (/docs unless KOZYR_DOCS=false)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .db import store
 from .db.errors import DomainError
 from .errors import http_status
 from .logs import setup_logging
+from .metrics import scrape_refusal
 from .rooms.service import Kozyr
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -33,7 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        setup_logging(settings.log_level)
+        setup_logging(settings.log_level, settings.access_log)
         await kozyr.startup()
         kozyr.metrics.recovered.inc(len(kozyr.live))  # just rebuilt from the log
         log.info("kozyr ready", extra={"database": kozyr.db.engine.dialect.name,
@@ -41,7 +42,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await kozyr.shutdown()
 
-    app = FastAPI(title="Kozyr", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Kozyr", version="0.1.0", lifespan=lifespan,  # /openapi.json always
+                  docs_url="/docs" if settings.docs else None, redoc_url="/redoc" if settings.docs else None,
                   description="Private rooms and live play of Тысяча, Кинг and Король / Król. "
                               "The websocket protocol is described in README.md (Server).")
     app.state.kozyr = kozyr
@@ -77,9 +79,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": True, "database": name, "variants": list(VARIANTS)})
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
-        """Prometheus text format (app/metrics.py)."""
-        return Response(kozyr.metrics.render(), media_type=kozyr.metrics.content_type)
+    async def metrics(request: Request) -> Response:
+        """Prometheus text format (app/metrics.py), for KOZYR_METRICS_TOKEN's bearer only."""
+        refused = scrape_refusal(settings.metrics_token, request.headers.get("authorization"))
+        return refused or Response(kozyr.metrics.render(), media_type=kozyr.metrics.content_type)
 
     @app.get("/room/{code}", include_in_schema=False)
     async def invite(code: str) -> FileResponse:

@@ -1,4 +1,6 @@
-"""Prometheus metrics at ``GET /metrics`` (text format), one registry per app.
+"""Prometheus metrics at ``GET /metrics`` (text format), one registry per app.  Not
+public: a scraper sends ``Authorization: Bearer <KOZYR_METRICS_TOKEN>``; without that
+setting the route answers 404 (scrape_refusal).
 
     kozyr_rooms                 rooms with at least one open socket here (gauge)
     kozyr_live_matches          matches held in memory (gauge)
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hmac
 import logging
 import time
 from bisect import bisect_left
@@ -46,6 +49,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
+from starlette.responses import JSONResponse
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rooms.service import Kozyr
@@ -213,3 +217,16 @@ def stall_cause(wall: float, loop_cpu: float, threads_cpu: float,
     if loop_cpu + threads_cpu >= 0.5 * wall:
         return "threads"
     return "off_cpu"
+
+
+def scrape_refusal(token: str, authorization: str | None) -> JSONResponse | None:
+    """Why a request for /metrics is refused (None: it may scrape).  No token set: 404,
+    as if there were no such page; a wrong or missing bearer token: 401."""
+    if not token:
+        return JSONResponse({"detail": "metrics are off (set KOZYR_METRICS_TOKEN to scrape them)",
+                             "code": "not_found"}, status_code=404)
+    scheme, _, given = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+        return JSONResponse({"detail": "metrics need Authorization: Bearer <KOZYR_METRICS_TOKEN>",
+                             "code": "bad_token"}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+    return None

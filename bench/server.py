@@ -83,6 +83,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+METRICS_TOKEN = "bench-metrics"  # KOZYR_METRICS_TOKEN of the servers run here (bench/thread_cpu.sh too)
 sys.path.insert(0, str(ROOT))
 
 from bench.loadclient import post  # noqa: E402
@@ -107,7 +108,8 @@ def free_port() -> int:
 
 def start_server(database_url: str, port: int, log_path: Path, redis_url: str | None = None,
                  bare: bool = False, index: int | None = None) -> subprocess.Popen:
-    env = dict(os.environ, DATABASE_URL=database_url, KOZYR_LOG_LEVEL="WARNING")
+    env = dict(os.environ, DATABASE_URL=database_url, KOZYR_LOG_LEVEL="WARNING",
+               KOZYR_PLAYER_CREATE_BURST="1000000", KOZYR_METRICS_TOKEN=METRICS_TOKEN)
     if redis_url:
         env["REDIS_URL"] = redis_url
     profile_path = os.environ.get("KOZYR_BENCH_PROFILE")  # profile the server (process i: PATH.i)
@@ -141,7 +143,8 @@ def loop_lag(ports: list[int]) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for port in ports:
         try:
-            text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+            text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10,
+                             headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
         except httpx.HTTPError:
             continue
         for name, labels, value in re.findall(r'^kozyr_loop_lag_seconds_(bucket|count)\{([^}]*)\} (\S+)$',

@@ -18,7 +18,7 @@ for _ in $(seq 1 100); do
   sleep 0.3
 done
 PORT=$(tr '\0' ' ' < /proc/"$PID"/cmdline | grep -o -- '--port [0-9]*' | cut -d' ' -f2)
-metric() { curl -s "127.0.0.1:$PORT/metrics" | grep "^$1 " | cut -d' ' -f2; }
+metric() { curl -s -H "Authorization: Bearer bench-metrics" "127.0.0.1:$PORT/metrics" | grep "^$1 " | cut -d' ' -f2; }
 until [ "$(metric kozyr_connections | cut -d. -f1)" -ge $((ROOMS * 4)) ] 2>/dev/null; do sleep 0.5; done
 sleep 5
 snap() { for t in /proc/"$PID"/task/*; do echo "$(basename "$t") $(cut -d' ' -f14,15 "$t"/stat)"; done; }

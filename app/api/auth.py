@@ -7,21 +7,23 @@ address (as for links) and per name (app/db/accounts.py claim_attempt)."""
 from __future__ import annotations
 
 import io
-import unicodedata
 from datetime import timedelta
+from typing import Annotated
 
 import segno
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Header, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..db import accounts
 from ..db.errors import RateLimited
-from ..limits import CodeGuard
-from .deps import KozyrDep, PlayerDep, client_address
+from ..db.store import token_hash
+from ..limits import CodeGuard, address_guard
+from ..rooms.text import clean_name
+from .deps import KozyrDep, PlayerDep, client_address, token_from_headers
 from .schemas import PlayerWithToken
 
 router = APIRouter(tags=["sign-in"])
@@ -46,11 +48,9 @@ class SignIn(BaseModel):
 
 def guard(request: Request) -> CodeGuard:
     """Failed sign-ins per client address (one guard per application)."""
-    state = request.app.state
-    if getattr(state, "sign_in_guard", None) is None:
-        settings = state.kozyr.settings
-        state.sign_in_guard = CodeGuard(settings.sign_in_burst, settings.sign_in_per_minute)
-    return state.sign_in_guard
+    settings = request.app.state.kozyr.settings
+    return address_guard(request.app.state, "sign_in_guard", settings.sign_in_burst, settings.sign_in_per_minute,
+                         "too many failed sign-ins from your address; wait a minute")
 
 
 def secret_of(link: str) -> str:
@@ -91,10 +91,7 @@ async def sign_in(body: SignIn, kozyr: KozyrDep, request: Request) -> dict:
     ``sign_in_link_refused`` for an unknown / used / replaced / expired link; 429
     ``rate_limited`` after ``KOZYR_SIGN_IN_BURST`` failures from one address."""
     limits, addr = guard(request), client_address(request)
-    try:
-        limits.check(addr)
-    except RateLimited:
-        raise RateLimited("too many failed sign-ins from your address; wait a minute") from None
+    limits.check(addr)
 
     def spend() -> dict:
         with kozyr.db.write() as s:
@@ -112,13 +109,6 @@ async def sign_in(body: SignIn, kozyr: KozyrDep, request: Request) -> dict:
 PASSPHRASE_MIN = 10
 
 
-def _login(value: str) -> str:
-    value = " ".join(unicodedata.normalize("NFKC", value).split())
-    if not 2 <= len(value) <= 40 or any(unicodedata.category(c)[0] == "C" for c in value):
-        raise ValueError("a sign-in name is 2 to 40 characters, no control characters")
-    return value
-
-
 class PassphraseIn(BaseModel):
     login: str = Field(min_length=1, max_length=200, description="the name to sign in with (unique, any case)")
     passphrase: str = Field(min_length=PASSPHRASE_MIN, max_length=200,
@@ -127,7 +117,7 @@ class PassphraseIn(BaseModel):
     @field_validator("login")
     @classmethod
     def clean_login(cls, v: str) -> str:
-        return _login(v)
+        return clean_name(v, 40, min_length=2, what="a sign-in name")  # app/rooms/text.py
 
 
 class PassphraseSignIn(BaseModel):
@@ -189,10 +179,7 @@ async def sign_in_by_passphrase(body: PassphraseSignIn, kozyr: KozyrDep, request
     long); 429 ``rate_limited`` after ``KOZYR_SIGN_IN_BURST`` failures from one address,
     or while the name is locked (``KOZYR_PASSPHRASE_TRIES`` wrong in a row)."""
     limits, addr = guard(request), client_address(request)
-    try:
-        limits.check(addr)
-    except RateLimited:
-        raise RateLimited("too many failed sign-ins from your address; wait a minute") from None
+    limits.check(addr)
     ph, settings = hasher(request), kozyr.settings
     lock = timedelta(seconds=settings.passphrase_lock_seconds)
 
@@ -220,3 +207,59 @@ async def sign_in_by_passphrase(body: PassphraseSignIn, kozyr: KozyrDep, request
     except RateLimited:
         limits.miss(addr)
         raise
+
+
+# -- devices ---------------------------------------------------------------------------------
+
+
+class Device(BaseModel):
+    id: int
+    created_at: str = Field(description="when the device signed in (or the player was made on it)")
+    current: bool = Field(description="the device asking")
+
+
+class SignedOut(BaseModel):
+    signed_out: int = Field(description="how many devices were signed out")
+
+
+def device_of(authorization: Annotated[str | None, Header()] = None,
+              x_player_token: Annotated[str | None, Header()] = None) -> str:
+    """The hash of the asking device's token (PlayerDep has checked it)."""
+    return token_hash(token_from_headers(authorization, x_player_token) or "")
+
+
+DeviceDep = Annotated[str, Depends(device_of)]
+
+
+@router.get("/api/players/me/devices", response_model=list[Device])
+async def my_devices(player: PlayerDep, kozyr: KozyrDep, device: DeviceDep) -> list[dict]:
+    """The player's signed-in devices, oldest first (no token is ever shown)."""
+    def read() -> list[dict]:
+        with kozyr.db.read() as s:
+            return accounts.devices(s, player.id, device)
+    return await run_in_threadpool(read)
+
+
+async def _sign_out(kozyr, player_id: int, device_id: int | None, keep: str | None) -> int:
+    def write() -> list[str]:
+        with kozyr.db.write() as s:
+            return accounts.sign_out(s, player_id, device_id, keep)
+    gone = await run_in_threadpool(write)
+    await kozyr.signed_out(gone)  # cached look-ups and open sockets, here and in other processes
+    return len(gone)
+
+
+@router.delete("/api/players/me/devices/{device_id}", status_code=204)
+async def sign_out_device(player: PlayerDep, kozyr: KozyrDep,
+                          device_id: int = Path(ge=1, le=2**62)) -> Response:
+    """Sign that device out: its token stops working, its open sockets close (4403).
+    404 ``unknown_device`` if the player has no such device."""
+    await _sign_out(kozyr, player.id, device_id, None)
+    return Response(status_code=204)
+
+
+@router.post("/api/players/me/devices/sign-out-others", response_model=SignedOut)
+async def sign_out_other_devices(player: PlayerDep, kozyr: KozyrDep, device: DeviceDep) -> dict:
+    """Sign out every device of the player but the one asking."""
+    return {"signed_out": await _sign_out(kozyr, player.id, None, device)}
+

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import BadName
+from ..limits import address_guard
 from ..rooms.text import clean_name
-from .deps import KozyrDep, PlayerDep
+from .deps import KozyrDep, PlayerDep, client_address
 from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerStats, PlayerWithToken
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -25,8 +26,15 @@ def valid_name(body: PlayerCreate, kozyr) -> str:
 
 
 @router.post("", response_model=PlayerWithToken, status_code=201)
-async def create_player(body: PlayerCreate, kozyr: KozyrDep) -> dict:
+async def create_player(body: PlayerCreate, kozyr: KozyrDep, request: Request) -> dict:
+    """A new player and his token.  422 ``invalid_name``; 429 ``rate_limited`` past
+    ``KOZYR_PLAYER_CREATE_BURST`` new players from one client address (refilled at
+    ``KOZYR_PLAYER_CREATE_PER_MINUTE``): each new player may host rooms of his own."""
     name = valid_name(body, kozyr)
+    settings = kozyr.settings
+    address_guard(request.app.state, "player_create_guard", settings.player_create_burst,
+                  settings.player_create_per_minute,
+                  "too many new players from your address; wait a minute").take(client_address(request))
     out = await run_in_threadpool(kozyr.history.create_player, name)
     kozyr.remember_token(out["token"], out["id"], out["name"])
     return out

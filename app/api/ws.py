@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from .. import protocol as p
+from ..db import store
 from ..db.errors import RateLimited, UnknownRoom
 from ..limits import TokenBucket
 from ..rooms.hub import Conn, dumps
@@ -102,6 +103,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     conn = Conn(ws, code, player_id, name, kozyr.rooms.seat_of(code, player_id),
                 kozyr.settings.max_send_queue, kozyr.settings.max_send_buffer)
     conn.metrics = kozyr.metrics
+    conn.device = store.token_hash(token or "")  # signing this device out closes the socket
     conn.delta = p.DELTA in accept
     kozyr.hub.join(conn)
     log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)

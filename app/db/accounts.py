@@ -2,30 +2,34 @@
 passphrase for people who don't keep links (the passphrase's argon2 hash is made and
 checked in app/api/auth.py; here only the rows).
 
-A player's first device holds the token of ``players.token_hash``; every other
-device signed in by a link gets a token of its own (``player_tokens``), so
-signing in elsewhere never signs the first device out.  Links and tokens are
-stored only as SHA-256 hashes (the tokens are 256-bit random, so a plain hash
-is enough: nothing to guess, nothing to brute-force)."""
+Every device of a person has a token of its own (``player_tokens``: the first one made
+with the player, one more for each sign-in by link or passphrase), so signing in
+elsewhere never signs another device out, and each can be signed out alone (``devices``,
+``sign_out``).  Links and tokens are stored only as SHA-256 hashes (the tokens are
+256-bit random, so a plain hash is enough: nothing to guess, nothing to brute-force)."""
 
 from __future__ import annotations
 
 import unicodedata
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, select, update
+from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from . import models as m
-from .errors import Clash, Invalid, RateLimited
+from .errors import Clash, Invalid, Missing, RateLimited
 
 
 class SignInLinkRefused(Invalid):
     code = "sign_in_link_refused"
 
 
+class UnknownDevice(Missing):
+    code = "unknown_device"
+
+
 class PlayerToken(m.Base):
-    """A further device's token of a player."""
+    """A device's token of a person (his first device's too: migration 0016)."""
 
     __tablename__ = "player_tokens"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -138,7 +142,7 @@ def passphrase_ok(s: Session, player_id: int, new_hash: str | None) -> str:
     if new_hash:
         values["hash"] = new_hash
     s.execute(update(Passphrase).where(Passphrase.player_id == player_id).values(**values))
-    return _device_token(s, player_id, m.utcnow())
+    return device_token(s, player_id, m.utcnow())
 
 
 def player_public(s: Session, player_id: int) -> dict:
@@ -147,7 +151,7 @@ def player_public(s: Session, player_id: int) -> dict:
     return {"id": player.id, "name": player.name}
 
 
-def _device_token(s: Session, player_id: int, now: datetime) -> str:
+def device_token(s: Session, player_id: int, now: datetime) -> str:
     """A new token for one more device of the player (stored as its hash only)."""
     from .store import new_token, token_hash
 
@@ -157,9 +161,36 @@ def _device_token(s: Session, player_id: int, now: datetime) -> str:
     return token
 
 
-def player_by_device_token(s: Session, digest: str) -> m.Player | None:
-    return s.scalar(select(m.Player).join(PlayerToken, PlayerToken.player_id == m.Player.id)
-                    .where(PlayerToken.token_hash == digest))
+def players_by_device_tokens(s: Session, digests: list[str]) -> list[tuple[str, m.Player]]:
+    """(token hash, player) of each of these hashes that a device still holds."""
+    rows = s.execute(select(PlayerToken.token_hash, m.Player)
+                     .join(m.Player, PlayerToken.player_id == m.Player.id)
+                     .where(PlayerToken.token_hash.in_(digests)))
+    return [(digest, player) for digest, player in rows]
+
+
+def devices(s: Session, player_id: int, current: str) -> list[dict]:
+    """The player's signed-in devices, oldest first; ``current``: the hash of the token
+    of the device asking (never a token or its hash)."""
+    rows = s.execute(select(PlayerToken.id, PlayerToken.created_at, PlayerToken.token_hash)
+                     .where(PlayerToken.player_id == player_id).order_by(PlayerToken.id))
+    return [{"id": id_, "created_at": _aware(created).isoformat(), "current": digest == current}
+            for id_, created, digest in rows]
+
+
+def sign_out(s: Session, player_id: int, device_id: int | None = None, keep: str | None = None) -> list[str]:
+    """Delete the player's device ``device_id`` (UnknownDevice if he has none of that id),
+    or, with ``device_id`` None, every device but the one whose token hashes to ``keep``.
+    The hashes of the tokens that stopped working (for the callers' caches and sockets)."""
+    query = delete(PlayerToken).where(PlayerToken.player_id == player_id)
+    if device_id is not None:
+        query = query.where(PlayerToken.id == device_id)
+    elif keep is not None:
+        query = query.where(PlayerToken.token_hash != keep)
+    gone = list(s.execute(query.returning(PlayerToken.token_hash)).scalars())
+    if device_id is not None and not gone:
+        raise UnknownDevice(f"you have no signed-in device {device_id}")
+    return gone
 
 
 def new_link(s: Session, player_id: int, lifetime: timedelta) -> tuple[str, datetime]:
@@ -191,7 +222,7 @@ def use_link(s: Session, secret: str) -> tuple[m.Player, str]:
                         .values(used_at=now).returning(SignInLink.player_id)).scalar()
     if claimed is None:
         raise SignInLinkRefused("this sign-in link is not valid (unknown, used, replaced or expired)")
-    token = _device_token(s, claimed, now)
+    token = device_token(s, claimed, now)
     player = s.get(m.Player, claimed)
     assert player is not None  # the link's foreign key
     return player, token
@@ -206,7 +237,3 @@ def link_state(s: Session, player_id: int) -> dict | None:
     open_ = row.used_at is None and row.revoked_at is None and _aware(row.expires_at) > m.utcnow()
     return {"created_at": _aware(row.created_at).isoformat(), "expires_at": _aware(row.expires_at).isoformat(),
             "open": open_, "used": row.used_at is not None}
-
-
-def device_count(s: Session, player_id: int) -> int:
-    return 1 + len(s.scalars(select(PlayerToken.id).where(PlayerToken.player_id == player_id)).all())

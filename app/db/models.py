@@ -32,7 +32,9 @@ class Base(DeclarativeBase):
 class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
+    # A person: "person:<random>", which no token hashes to (his devices' tokens are in
+    # player_tokens, app/db/accounts.py; migration 0016); a bot: "bot:<level>-<slot>".
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A bot's player row (one per level and slot 1..3, shared by every room): its level

@@ -57,11 +57,13 @@ def new_seed() -> int:
 
 
 def create_player(s: Session, name: str) -> tuple[m.Player, str]:
-    token = new_token()
-    player = m.Player(token_hash=token_hash(token), name=name)
+    """A person and his first device's token (app/db/accounts.py keeps device tokens)."""
+    from .accounts import device_token
+
+    player = m.Player(token_hash=f"person:{secrets.token_hex(16)}", name=name)  # no token's hash
     s.add(player)
     s.flush()
-    return player, token
+    return player, device_token(s, player.id, m.utcnow())
 
 
 def rename_player(s: Session, player_id: int, name: str) -> m.Player:
@@ -117,21 +119,14 @@ def player_by_token(s: Session, token: str | None) -> m.Player | None:
 
 
 def players_by_tokens(s: Session, tokens: list[str]) -> dict[str, m.Player]:
-    """The players of these tokens (one query for many: a storm of joins), by token;
-    unknown tokens are left out."""
-    from .accounts import player_by_device_token
+    """The players of these device tokens (one query for many: a storm of joins), by
+    token; unknown (or signed-out) tokens are left out."""
+    from .accounts import players_by_device_tokens
 
     digests = {token_hash(t): t for t in tokens if t and len(t) <= 200}
     if not digests:
         return {}
-    rows = s.scalars(select(m.Player).where(m.Player.token_hash.in_(list(digests))))
-    found = {digests[p.token_hash]: p for p in rows}
-    for digest, token in digests.items():
-        if token not in found:  # a further device's token (app/db/accounts.py)
-            player = player_by_device_token(s, digest)
-            if player is not None:
-                found[token] = player
-    return found
+    return {digests[digest]: player for digest, player in players_by_device_tokens(s, list(digests))}
 
 
 # -- rooms and seats ------------------------------------------------------------

@@ -15,7 +15,10 @@ non-empty rooms in one message (so a receiver also learns what was emptied
 meanwhile).  A report expires after ``presence_expiry`` seconds unless renewed,
 so the players of a SIGKILLed process stop showing as connected.  A process
 that starts asks the others for a full report; one that stops says goodbye.
-All notes of one process go out from one task, in order."""
+All notes of one process go out from one task, in order.
+
+Signed-out devices travel on ``kozyr:sign-out`` (their tokens' hashes): every process
+forgets them and closes their sockets (Kozyr.signed_out)."""
 
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("kozyr.fanout")
 PREFIX = "kozyr:room:"
 PRESENCE = "kozyr:presence"
+SIGN_OUT = "kozyr:sign-out"
 
 
 class RedisFanout:
@@ -63,7 +67,7 @@ class RedisFanout:
         await self.redis.ping()
         self.pubsub = pubsub = self.redis.pubsub()
         await pubsub.psubscribe(PREFIX + "*")
-        await pubsub.subscribe(PRESENCE)
+        await pubsub.subscribe(PRESENCE, SIGN_OUT)
         self.task = asyncio.create_task(self._listen())
         self.kozyr.hub.on_change = self.changed
         await self._send_presence({"hello": True})  # the others answer with full reports
@@ -94,7 +98,14 @@ class RedisFanout:
     async def publish(self, code: str, note: dict) -> None:
         """Queue a room note; one task sends what is queued in one pipeline (one round
         trip to Redis for many rooms' notes, in the order they were queued)."""
-        self.outbox.append((PREFIX + code, json.dumps({**note, "origin": self.origin}, separators=(",", ":"))))
+        self._queue(PREFIX + code, note)
+
+    async def publish_sign_out(self, digests: list[str]) -> None:
+        """Tell the other processes that the devices of these token hashes signed out."""
+        self._queue(SIGN_OUT, {"tokens": digests})
+
+    def _queue(self, channel: str, note: dict) -> None:
+        self.outbox.append((channel, json.dumps({**note, "origin": self.origin}, separators=(",", ":"))))
         if self.sender is None or self.sender.done():
             self.sender = asyncio.create_task(self._send_notes())
 
@@ -272,6 +283,9 @@ class RedisFanout:
                 await self._on_presence(note)
             except Exception:
                 log.exception("bad presence note %r", note)
+            return
+        if channel == SIGN_OUT:
+            await self.kozyr.signed_out(note["tokens"], publish=False)
             return
         code = channel[len(PREFIX):]
         if not self.kozyr.hub.conns(code):

@@ -67,6 +67,7 @@ class Conn:
         self.max_queue = max_queue
         self.max_buffer = max_buffer
         self.closed = False
+        self.device: str | None = None  # the hash of the device token it joined with (sign-out closes it)
         self.delta = False  # hello.accept holds "delta": send deltas after actions
         # The last view sent (match, version, seat): the base a delta may build on.  Three
         # fields, not a tuple: a tuple made per view would live until the next action and

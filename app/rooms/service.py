@@ -13,6 +13,7 @@ never one older than a view the connection already got."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -590,6 +591,25 @@ class Kozyr:
     def renamed(self, player_id: int) -> None:
         for key in [k for k, v in self._tokens.items() if v[1] == player_id]:
             del self._tokens[key]
+
+    async def signed_out(self, digests: list[str], publish: bool = True) -> None:
+        """Devices were signed out (app/api/auth.py; their rows are gone): their tokens'
+        players forgotten, their sockets told and closed (4403), and the other processes
+        told the same (rooms/fanout.py).  Whatever else a device holds in memory is let
+        go here too."""
+        gone = set(digests)
+        for key in gone:
+            self._tokens.pop(key, None)
+        conns = [c for room in list(self.hub.rooms.values()) for c in room if c.device in gone]
+        for conn in conns:
+            conn.send({"type": "error", "version": 0, "match": None, "code": p.BAD_TOKEN,
+                       "message": "this device was signed out"})
+        for conn in conns:
+            await conn.drain(0.5)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.ws.close(code=4403), 2.0)
+        if publish and self.fanout is not None:
+            await self.fanout.publish_sign_out(digests)
 
     def stamp(self, code: str) -> tuple[int, str | None]:
         """(version, match id) of the room's current match, from memory."""

@@ -18,6 +18,8 @@ from app.main import create_app
 
 PG_URL = os.environ.get("KOZYR_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+METRICS_TOKEN = "test-metrics"  # KOZYR_METRICS_TOKEN of the tests' servers
+METRICS_AUTH = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 
 def _pg_admin():
@@ -55,6 +57,8 @@ def database_url(request, tmp_path_factory):
 def make_settings(database_url: str, **extra) -> Settings:
     extra.setdefault("messages_per_second", 10_000.0)  # scripted clients play far faster than people
     extra.setdefault("room_lookup_burst", 1_000_000)  # one client address for every test (and fuzzing)
+    extra.setdefault("player_create_burst", 1_000_000)  # ... which creates players by the hundred
+    extra.setdefault("metrics_token", METRICS_TOKEN)
     return Settings(database_url=database_url, allow_fixed_seed=True, log_level="WARNING", **extra)
 
 

@@ -21,7 +21,7 @@ from app.main import create_app
 from app.rooms.hub import Conn, Hub
 from engine import find_variant
 
-from .conftest import make_settings, serve
+from .conftest import METRICS_AUTH, make_settings, serve
 from .helpers import Game, auth, connect, make_room, new_player, open_table
 
 VARIANT, SEATS, OPTIONS = "thousand-1001", 4, {"goal": 100}
@@ -128,7 +128,7 @@ def test_flood_is_rate_limited_then_closed(tmp_path):
         pongs = [m for m in got if m["type"] == "pong"]
         limited = [m for m in got if m["type"] == "error"]
         assert 5 <= len(pongs) < 10 and limited and all(m["code"] == "rate_limited" for m in limited)
-        metrics = c.get("/metrics").text
+        metrics = c.get("/metrics", headers=METRICS_AUTH).text
         assert 'kozyr_errors_total{code="rate_limited"}' in metrics
     app.state.kozyr.db.dispose()
 
@@ -291,7 +291,7 @@ def test_metrics_in_prometheus_format(sec):
         seat = clients[0].last_view["view"]["to_act"][0]
         clients[seat].act(clients[seat].last_view["view"]["legal"][0], "m1", version=0)
         clients[seat].recv_until(lambda m: m["type"] == "ack")
-        r = sec.get("/metrics")
+        r = sec.get("/metrics", headers=METRICS_AUTH)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     text = r.text
     for name in ("kozyr_rooms ", "kozyr_connections ", "kozyr_actions_total ", "kozyr_action_seconds_bucket",

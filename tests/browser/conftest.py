@@ -50,7 +50,8 @@ def server(tmp_path_factory):
            "KOZYR_PUBLIC_URL": "", "KOZYR_CHAT_BURST": "50", "KOZYR_CHAT_PER_SECOND": "50",
            "KOZYR_BOT_DELAY": "0", "KOZYR_BOT_THINK_MS": "100", "KOZYR_BOTS_ENABLED": "true",
            # drive() plays whole matches over the websocket as fast as the server answers
-           "KOZYR_MESSAGES_PER_SECOND": "1000", "KOZYR_MESSAGE_BURST": "2000"}
+           "KOZYR_MESSAGES_PER_SECOND": "1000", "KOZYR_MESSAGE_BURST": "2000",
+           "KOZYR_PLAYER_CREATE_BURST": "1000000"}  # every test makes players from one address
     env.pop("REDIS_URL", None)
     env.pop("KOZYR_REDIS_URL", None)
     log = open(tmp / "server.log", "w")

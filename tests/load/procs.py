@@ -17,6 +17,8 @@ from websockets.sync.client import connect as ws_connect
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("KOZYR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+METRICS_TOKEN = "test-metrics"  # KOZYR_METRICS_TOKEN of the servers started here
+METRICS_AUTH = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 
 def free_port() -> int:
@@ -45,7 +47,8 @@ class ServerProc:
     def start(self) -> ServerProc:
         env = dict(os.environ, DATABASE_URL=self.database_url, KOZYR_ALLOW_FIXED_SEED="1",
                    KOZYR_LOG_LEVEL="WARNING", KOZYR_MESSAGES_PER_SECOND="10000",
-                   KOZYR_ROOM_LOOKUP_BURST="1000000", **self.env)
+                   KOZYR_ROOM_LOOKUP_BURST="1000000", KOZYR_PLAYER_CREATE_BURST="1000000",
+                   KOZYR_METRICS_TOKEN=METRICS_TOKEN, **self.env)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
                                      cwd=ROOT, env=env, stdout=log, stderr=log)

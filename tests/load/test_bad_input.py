@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from .procs import Seat, ServerProc, new_table
+from .procs import METRICS_AUTH, Seat, ServerProc, new_table
 
 
 def _upgrade(port: int, target: str, timeout: float = 5.0) -> tuple[float, bytes]:
@@ -142,7 +142,7 @@ def test_a_client_that_does_not_read_is_dropped_and_the_room_plays_on(tmp_path):
             assert time.monotonic() < deadline, srv.log_path.read_text(errors="replace")[-2000:]
             time.sleep(0.1)
         assert time.monotonic() - start < 60
-        metrics = httpx.get(srv.base + "/metrics").text
+        metrics = httpx.get(srv.base + "/metrics", headers=METRICS_AUTH).text
         assert "kozyr_slow_clients_total 1.0" in metrics
         s.close()
     finally:

@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from .procs import ServerProc, new_table, person_like, run_async
+from .procs import METRICS_AUTH, ServerProc, new_table, person_like, run_async
 
 ROOMS, VARIANT, SEATS, OPTIONS = 20, "thousand-1001", 4, {"goal": 1001}  # long matches: none ends
 
@@ -107,7 +107,7 @@ def test_sigkill_under_load_loses_no_acked_action(tmp_path):
             (version,) = db.execute("SELECT version FROM matches WHERE id = ?", (t.match_id,)).fetchone()
             assert version == len(rows) >= len(t.acked)
         db.close()
-        metrics = __import__("httpx").get(server.base + "/metrics").text
+        metrics = __import__("httpx").get(server.base + "/metrics", headers=METRICS_AUTH).text
         recovered = next(line for line in metrics.splitlines()
                          if line.startswith("kozyr_matches_recovered_total"))
         assert float(recovered.split()[-1]) >= ROOMS

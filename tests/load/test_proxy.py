@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .procs import Seat, ServerProc, free_port, new_table, wait_healthy
+from .procs import METRICS_AUTH, Seat, ServerProc, free_port, new_table, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -52,7 +52,7 @@ http {{
 
 
 def connections(server: ServerProc) -> int:
-    text = httpx.get(server.base + "/metrics", timeout=10).text
+    text = httpx.get(server.base + "/metrics", timeout=10, headers=METRICS_AUTH).text
     return int(float(re.search(r"^kozyr_connections (\S+)$", text, re.M)[1]))
 
 
