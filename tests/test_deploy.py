@@ -36,3 +36,19 @@ def test_proxy_keeps_a_rooms_sockets_on_one_replica():
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "hash $room_code consistent;" in conf
     assert "location ~ ^/api/rooms/[^/]+/ws$" in conf
+
+
+def test_app_trusts_forwarded_addresses_from_the_proxy_alone():
+    """The replicas believe X-Forwarded-For from the proxy's fixed address only (not the
+    subnet, whose gateway a published port may come from), and nginx sets the header."""
+    import ipaddress
+
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    proxy_ip = compose["services"]["proxy"]["networks"]["default"]["ipv4_address"]
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(proxy_ip) in ipaddress.ip_network(subnet)
+    for app in ("app1", "app2"):
+        assert compose["services"][app]["environment"]["KOZYR_TRUSTED_PROXIES"] == proxy_ip
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in conf
