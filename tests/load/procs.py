@@ -45,10 +45,10 @@ class ServerProc:
         return f"ws://127.0.0.1:{self.port}/api/rooms/{code}/ws?token={token}"
 
     def start(self) -> ServerProc:
-        env = dict(os.environ, DATABASE_URL=self.database_url, KOZYR_ALLOW_FIXED_SEED="1",
-                   KOZYR_LOG_LEVEL="WARNING", KOZYR_MESSAGES_PER_SECOND="10000",
-                   KOZYR_ROOM_LOOKUP_BURST="1000000", KOZYR_PLAYER_CREATE_BURST="1000000",
-                   KOZYR_METRICS_TOKEN=METRICS_TOKEN, **self.env)
+        env = {**os.environ, "DATABASE_URL": self.database_url, "KOZYR_ALLOW_FIXED_SEED": "1",
+               "KOZYR_LOG_LEVEL": "WARNING", "KOZYR_MESSAGES_PER_SECOND": "10000",
+               "KOZYR_ROOM_LOOKUP_BURST": "1000000", "KOZYR_PLAYER_CREATE_BURST": "1000000",
+               "KOZYR_METRICS_TOKEN": METRICS_TOKEN, **self.env}  # self.env overrides any
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
                                      cwd=ROOT, env=env, stdout=log, stderr=log)
