@@ -1,6 +1,7 @@
 // The player's page (#/player/ID): ratings per family with their history chart,
 // matches played / won, head-to-head, finished matches (paged, CSV); on one's own
-// page the personal sign-in link for another device.  #/signin/SECRET spends a link.
+// page the personal sign-in link for another device and the list of signed-in devices
+// (each can be signed out).  #/signin/SECRET spends a link.
 
 import { h, clear, append } from './dom.js';
 import { t, getLang, variantName, titleName } from './i18n.js';
@@ -29,6 +30,9 @@ const WORDS = {
     signing_in: 'Signing in…', signed_in: 'This device now plays as {name}.',
     sign_in_failed: 'This sign-in link does not work (used, replaced or expired). Ask for a new one on your page on the other device.',
     to_lobby: 'To the lobby', you: 'you', chart_sampled: '{n} of {of} matches shown, evenly spread.',
+    my_devices: 'Signed-in devices', device_row: 'Device {n} · signed in {time}', this_device: 'this device',
+    sign_out: 'Sign out', sign_out_others: 'Sign out all other devices',
+    devices_note: 'A device you sign out stops playing as you at once; it can come back with a new link or your passphrase.',
   },
   ru: {
     pass_title: 'Имя и кодовая фраза', pass_note: 'Чтобы входить без ссылки: выберите имя и кодовую фразу не короче 10 символов и входите с ними на любом устройстве.',
@@ -51,6 +55,9 @@ const WORDS = {
     signing_in: 'Вход…', signed_in: 'Это устройство теперь играет как {name}.',
     sign_in_failed: 'Эта ссылка для входа не действует (использована, заменена или устарела). Создайте новую на своей странице на другом устройстве.',
     to_lobby: 'В лобби', you: 'вы', chart_sampled: 'Показаны {n} из {of} партий, равномерно.',
+    my_devices: 'Устройства, где выполнен вход', device_row: 'Устройство {n} · вход {time}', this_device: 'это устройство',
+    sign_out: 'Выйти на нём', sign_out_others: 'Выйти на всех других устройствах',
+    devices_note: 'Устройство, на котором вы вышли, сразу перестаёт играть от вашего имени; вернуться можно по новой ссылке или кодовой фразе.',
   },
   pl: {
     pass_title: 'Nazwa i hasło', pass_note: 'Aby logować się bez linku: wybierz nazwę i hasło (co najmniej 10 znaków) i loguj się nimi na dowolnym urządzeniu.',
@@ -73,6 +80,9 @@ const WORDS = {
     signing_in: 'Logowanie…', signed_in: 'To urządzenie gra teraz jako {name}.',
     sign_in_failed: 'Ten link logowania nie działa (użyty, zastąpiony lub wygasły). Utwórz nowy na swojej stronie na drugim urządzeniu.',
     to_lobby: 'Do lobby', you: 'ty', chart_sampled: 'Pokazano {n} z {of} partii, równomiernie.',
+    my_devices: 'Zalogowane urządzenia', device_row: 'Urządzenie {n} · zalogowano {time}', this_device: 'to urządzenie',
+    sign_out: 'Wyloguj', sign_out_others: 'Wyloguj wszystkie inne urządzenia',
+    devices_note: 'Wylogowane urządzenie od razu przestaje grać jako ty; może wrócić przez nowy link lub hasło.',
   },
 };
 
@@ -120,8 +130,41 @@ function signInPanel(mine) {
       button.disabled = false;
     }
   };
-  panel.append(passphraseBox(), h('p', { class: 'small' }, h('a', { href: '#/signin', 'data-role': 'to-sign-in', text: pt('have_pass') })));
+  panel.append(passphraseBox(), h('p', { class: 'small' }, h('a', { href: '#/signin', 'data-role': 'to-sign-in', text: pt('have_pass') })),
+    devicesBox());
   return panel;
+}
+
+// The player's signed-in devices (oldest first), each but this one with a sign-out button.
+function devicesBox() {
+  const list = h('ul', { class: 'device-list', 'data-role': 'devices' });
+  const others = h('button', { class: 'btn small', type: 'button', 'data-role': 'sign-out-others', text: pt('sign_out_others'), hidden: true });
+  const msg = h('p', { class: 'small', role: 'status' });
+  const act = (button, method, path) => async () => {
+    button.disabled = true;
+    try { await req(method, path); msg.textContent = ''; } catch (e) { msg.textContent = e.message; }
+    load();
+  };
+  const load = () => req('GET', '/players/me/devices').then((devices) => {
+    clear(list).append(...devices.map((d, i) => {
+      const row = h('li', { class: 'device' + (d.current ? ' current' : ''), 'data-device': d.id },
+        h('span', { text: pt('device_row', { n: i + 1, time: whenShort(d.created_at) }) }));
+      if (d.current) {
+        row.append(h('span', { class: 'badge', text: pt('this_device') }));
+      } else {
+        const out = h('button', { class: 'btn small', type: 'button', 'data-role': 'sign-out', text: pt('sign_out') });
+        out.onclick = act(out, 'DELETE', `/players/me/devices/${d.id}`);
+        row.append(out);
+      }
+      return row;
+    }));
+    others.hidden = devices.length < 3;  // with one other device its own button says the same
+    others.disabled = false;
+  }).catch(() => {});
+  others.onclick = act(others, 'POST', '/players/me/devices/sign-out-others');
+  load();
+  return h('div', { class: 'devices-box' }, h('h3', { text: pt('my_devices') }),
+    h('p', { class: 'muted small', text: pt('devices_note') }), list, others, msg);
 }
 
 // The player's sign-in name and passphrase (set, replace, remove); never shown back.

@@ -155,3 +155,63 @@ def test_name_and_passphrase_sign_in_by_clicking(server, new_page, friends, scre
     stored = phone.evaluate("JSON.parse(localStorage.getItem('kozyr.player'))")
     assert stored["id"] == who["id"] and stored["token"] != who["token"]
     assert not laptop.errors and not phone.errors
+
+
+def extra_device(base: str, player: dict) -> dict:
+    """One more device of ``player`` signed in by a link (over the API)."""
+    link = call(base, "POST", "/api/players/me/sign-in-link", player["token"])["url"]
+    return call(base, "POST", "/api/sign-in", body={"link": link})
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_sign_a_device_out_from_the_devices_list(server, new_page, screenshots, lang):
+    """The player's page lists his devices; "sign out" on one: that device's token stops
+    working (its page becomes a new player on reload), the others stay; then "sign out
+    all other devices" leaves this one alone."""
+    import urllib.error
+
+    laptop_player = call(server, "POST", "/api/players", body={"name": f"Ева {lang}"})
+    phone_player, tablet_player, old_player = (extra_device(server, laptop_player) for _ in range(3))
+    phone = new_page(viewport=PHONE, lang=lang)
+    as_player(phone, server, phone_player)
+    phone.goto(server + "/")
+
+    laptop = new_page(viewport=DESKTOP | {"width": 1366, "height": 768}, lang=lang)
+    as_player(laptop, server, laptop_player)
+    laptop.goto(f"{server}/#/player")
+    rows = laptop.locator("[data-role=devices] li.device")
+    rows.nth(3).wait_for()
+    assert rows.count() == 4 and rows.nth(0).locator(".badge").count() == 1  # this device, first
+    assert laptop.locator("[data-role=devices] button[data-role=sign-out]").count() == 3
+    laptop.locator(".player-devices").screenshot(path=str(screenshots / f"player-devices-{lang}-desktop.png"))
+
+    rows.nth(1).locator("button[data-role=sign-out]").click()  # the phone: the second device
+    laptop.wait_for_function("document.querySelectorAll('[data-role=devices] li.device').length === 3")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        call(server, "GET", "/api/players/me", phone_player["token"])
+    assert refused.value.code == 401
+    assert call(server, "GET", "/api/players/me", tablet_player["token"])["id"] == laptop_player["id"]
+    phone.reload()
+    phone.wait_for_function("t => (JSON.parse(localStorage.getItem('kozyr.player') || 'null') || {}).token !== t",
+                            arg=phone_player["token"])
+    stored = phone.evaluate("JSON.parse(localStorage.getItem('kozyr.player') || 'null')")
+    assert stored is None or stored["id"] != laptop_player["id"]  # no longer that player
+
+    laptop.locator("button[data-role=sign-out-others]").click()
+    laptop.wait_for_function("document.querySelectorAll('[data-role=devices] li.device').length === 1")
+    for device in (tablet_player, old_player):
+        with pytest.raises(urllib.error.HTTPError):
+            call(server, "GET", "/api/players/me", device["token"])
+    assert call(server, "GET", "/api/players/me", laptop_player["token"])["id"] == laptop_player["id"]
+    assert laptop.locator("button[data-role=sign-out-others]").is_hidden()
+    assert laptop.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "sideways scrolling"
+    assert not laptop.errors and not phone.errors
+
+    small = new_page(viewport=PHONE, lang=lang)
+    extra_device(server, laptop_player)
+    as_player(small, server, laptop_player)
+    small.goto(f"{server}/#/player")
+    small.locator("[data-role=devices] li.device").nth(1).wait_for()
+    assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "sideways scrolling"
+    small.locator(".player-devices").screenshot(path=str(screenshots / f"player-devices-{lang}-phone.png"))
+    assert not small.errors
