@@ -122,3 +122,52 @@ def test_0004_fills_the_typed_columns_from_the_stored_rows(tmp_path):
         ("round", 0, None, 0, None, None, 0, "king"), ("round", 1, None, 0, None, None, 0, "prince"),
         ("round", 2, None, 0, None, None, 0, "soldier")]
     engine.dispose()
+
+
+@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, request):
+    """A person's first token (players.token_hash) becomes a device row and still signs
+    him in; bots keep their key; downgrading puts the first token back."""
+    from sqlalchemy import text
+    from sqlalchemy.orm import Session
+
+    from app.db import store
+
+    if db == "sqlite":
+        url, admin, name = f"sqlite:///{tmp_path / 'd.db'}", None, ""
+    else:  # a database of its own (the session's is in use by the apps of other tests)
+        try:
+            admin = _pg_admin()
+        except Exception as e:  # pragma: no cover
+            pytest.skip(f"PostgreSQL not reachable: {e}")
+        name = f"kozyr_test_{secrets.token_hex(6)}"
+        admin.execute(f'CREATE DATABASE "{name}"')
+        url = f"{PG_URL.rpartition('/')[0]}/{name}"
+    engine = create_engine(sqlalchemy_url(url))
+
+    def drop() -> None:
+        engine.dispose()
+        if admin is not None:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.close()
+    request.addfinalizer(drop)
+    cfg = alembic_config()
+    token = store.new_token()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0015")
+        conn.execute(text("INSERT INTO players (id, token_hash, name, created_at) VALUES (7, :h, 'Ola', "
+                          "CURRENT_TIMESTAMP)"), {"h": store.token_hash(token)})
+        conn.execute(text("INSERT INTO players (id, token_hash, name, created_at, bot_level, bot_slot) "
+                          "VALUES (8, 'bot:basic-1', 'Sam', CURRENT_TIMESTAMP, 'basic', 1)"))
+    upgrade(engine)
+    with Session(engine) as s:
+        assert store.player_by_token(s, token).id == 7
+        marks = dict(s.execute(text("SELECT id, token_hash FROM players")).tuples().all())
+        assert marks == {7: "person:7", 8: "bot:basic-1"}
+        assert s.execute(text("SELECT player_id FROM player_tokens")).scalars().all() == [7]
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0015")
+        assert conn.execute(text("SELECT token_hash FROM players WHERE id = 7")).scalar() == store.token_hash(token)
+        assert conn.execute(text("SELECT count(*) FROM player_tokens")).scalar() == 0
