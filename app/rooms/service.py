@@ -604,10 +604,11 @@ class Kozyr:
         for conn in conns:
             conn.send({"type": "error", "version": 0, "match": None, "code": p.BAD_TOKEN,
                        "message": "this device was signed out"})
-        for conn in conns:
+        async def close(conn: Conn) -> None:
             await conn.drain(0.5)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.ws.close(code=4403), 2.0)
+        await asyncio.gather(*(close(conn) for conn in conns))
         if publish and self.fanout is not None:
             await self.fanout.publish_sign_out(digests)
 

@@ -87,12 +87,13 @@ def test_stored_names_stay_as_they_are(client):
 
 def test_new_players_are_rate_limited_per_address(tmp_path):
     with serve(f"sqlite:///{tmp_path / 'p.db'}", player_create_burst=3, player_create_per_minute=0.001) as c:
+        assert c.post("/api/players", json={"name": "\u200b"}).status_code == 422
         for i in range(3):
             assert c.post("/api/players", json={"name": f"P{i}"}).status_code == 201
         r = c.post("/api/players", json={"name": "P3"})
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
         assert "new players" in r.json()["detail"]
-        # A refused name costs no allowance either way, and the refusal made nobody.
+        # The refused name cost no allowance, and the refusals made nobody.
         with c.app.state.kozyr.db.read() as s:
             assert s.execute(text("SELECT count(*) FROM players")).scalar() == 3
 
