@@ -170,8 +170,8 @@ def players_by_device_tokens(s: Session, digests: list[str]) -> list[tuple[str, 
 
 
 def devices(s: Session, player_id: int, current: str) -> list[dict]:
-    """The player's signed-in devices, oldest first; ``current``: the hash of the token
-    of the device asking (never a token or its hash)."""
+    """The player's signed-in devices, oldest first, ``current`` marking the one whose
+    token hashes to ``current`` (the answer holds neither tokens nor their hashes)."""
     rows = s.execute(select(PlayerToken.id, PlayerToken.created_at, PlayerToken.token_hash)
                      .where(PlayerToken.player_id == player_id).order_by(PlayerToken.id))
     return [{"id": id_, "created_at": _aware(created).isoformat(), "current": digest == current}
