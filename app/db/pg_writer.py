@@ -26,7 +26,6 @@ from __future__ import annotations
 from sqlalchemy.engine import Connection
 
 from . import models as m
-from . import store
 from .writer import GroupWriter
 
 # Rows locked in id order (two processes' batches never deadlock on each other: the
@@ -51,7 +50,9 @@ def record_batch(c: Connection, rows: list[tuple[str, int, int, str, str | None]
     for i, r in enumerate(rows):
         first.setdefault(r[0], i)
     sent = [rows[i] for i in first.values()]
-    cur = store.driver_cursor(c)
+    dbapi = c.connection.dbapi_connection  # psycopg's own: its parameters and arrays
+    assert dbapi is not None
+    cur = dbapi.cursor()
     try:
         cur.execute(_BATCH, {"m": [r[0] for r in sent], "s": [r[1] for r in sent], "t": [r[2] for r in sent],
                              "a": [r[3] for r in sent], "c": [r[4] for r in sent], "now": m.utcnow()})

@@ -70,14 +70,6 @@ class Database:
         with lock:
             yield
 
-    def try_writing(self) -> bool:
-        """Take the writer's turn if it is free now (True: call done_writing after)."""
-        return self._write_lock is None or self._write_lock.acquire(blocking=False)
-
-    def done_writing(self) -> None:
-        if self._write_lock is not None:
-            self._write_lock.release()
-
     def dispose(self) -> None:
         self.engine.dispose()
 

@@ -6,16 +6,12 @@ to HTTP statuses.  Policy (who may do what) is the services' (app/rooms/)."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import json
-import math
 import secrets
-import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Integer, bindparam, func, or_, select, text, update
+from sqlalchemy import Integer, bindparam, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
@@ -408,25 +404,6 @@ def unfinished_matches(s: Session) -> list[m.Match]:
     return list(s.scalars(select(m.Match).where(m.Match.status == "playing")))
 
 
-_SECOND: tuple[int, str] = (-1, "")  # the last whole second sqlite_now formatted, and its text
-
-
-def sqlite_now() -> str:
-    """Now, in UTC, as SQLAlchemy keeps a DateTime on SQLite ("%Y-%m-%d %H:%M:%S.%f"),
-    from the clock ``datetime.now`` reads.  The date and time to the second are
-    formatted once a second: in the server ``datetime.now`` and ``strftime`` cost
-    45 us per commit (each the loop's own, not the database's)."""
-    global _SECOND
-    fraction, whole = math.modf(time.time())
-    second, micro = int(whole), round(fraction * 1_000_000)  # as datetime rounds a timestamp
-    if micro == 1_000_000:
-        second, micro = second + 1, 0
-    kept = _SECOND
-    if kept[0] != second:
-        kept = _SECOND = (second, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(second)))
-    return f"{kept[1]}.{micro:06d}"
-
-
 class VersionConflict(RuntimeError):
     """The match row is not at the version the writer expected."""
 
@@ -436,92 +413,47 @@ def record_action(c: Connection, match_id: str, seq: int, seat: int, action: str
     record_actions(c, [(match_id, seq, seat, action, client_id)])
 
 
-def record_actions(c: Connection, rows: list[tuple[str, int, int, str, str | None]]) -> None:
-    """Append actions (match_id, seq, seat, action, client_id) to the log; each match
-    row must be at version ``seq`` (a guard: two writers of one match never both
-    succeed).
+# Built once (SQLAlchemy caches their compiled form); executed with a list of parameter
+# sets for a batch (executemany).
+_BUMP = (update(m.Match).where(m.Match.id == bindparam("b_match"), m.Match.version == bindparam("b_seq"))
+         .values(version=bindparam("b_next")))
+_LOG = insert(m.Action)
 
-    The hot path of every action: two prepared statements on the driver's cursor
-    for the whole batch, without building SQLAlchemy expressions (that cost more
-    than the commit)."""
+
+def record_actions(c: Connection, rows: list[tuple[str, int, int, str, str | None]]) -> None:
+    """Append actions (match_id, seq, seat, action, client_id) to the log, stamped now;
+    each match row must be at version ``seq`` (a guard: two writers of one match never
+    both succeed).  Two statements for the whole batch."""
     if not rows:
         return
-    sqlite = c.dialect.name == "sqlite"
-    created = sqlite_now() if sqlite else m.utcnow()
-    cur = driver_cursor(c)
-    try:
-        if len(rows) == 1:
-            match_id, seq, seat, action, client_id = rows[0]
-            cur.execute(_BUMP_SQLITE if sqlite else _BUMP_PG, (seq + 1, match_id, seq))
-            moved = cur.rowcount
-            cur.execute(_LOG_SQLITE if sqlite else _LOG_PG,
-                        (match_id, seq, seat, action, client_id, created))
-        else:
-            cur.executemany(_BUMP_SQLITE if sqlite else _BUMP_PG,
-                            [(r[1] + 1, r[0], r[1]) for r in rows])
-            moved = cur.rowcount
-            cur.executemany(_LOG_SQLITE if sqlite else _LOG_PG, [(*r, created) for r in rows])
-        if moved != len(rows):
-            raise VersionConflict(f"{len(rows) - moved} of {len(rows)} match(es) are not at the "
-                                  "expected version in the database")
-    finally:
-        cur.close()
-
-
-_BUMP = "UPDATE matches SET version = {p} WHERE id = {p} AND version = {p}"
-_LOG = ("INSERT INTO actions (match_id, seq, seat, action, client_id, created_at) "
-        "VALUES ({p}, {p}, {p}, {p}, {p}, {p})")
-_BUMP_SQLITE, _BUMP_PG = _BUMP.format(p="?"), _BUMP.format(p="%s")
-_LOG_SQLITE, _LOG_PG = _LOG.format(p="?"), _LOG.format(p="%s")
+    moved = c.execute(_BUMP, [{"b_match": r[0], "b_seq": r[1], "b_next": r[1] + 1} for r in rows]).rowcount
+    created = m.utcnow()
+    c.execute(_LOG, [{"match_id": r[0], "seq": r[1], "seat": r[2], "action": r[3], "client_id": r[4],
+                      "created_at": created} for r in rows])
+    if moved != len(rows):
+        raise VersionConflict(f"{len(rows) - moved} of {len(rows)} match(es) are not at the "
+                              "expected version in the database")
 
 
 def record_rows(c: Connection, match_id: str, seats: int, score_rows: list[tuple[int, dict]],
                 role_rows: list[tuple[int, dict]]) -> None:
-    """The rows a finished deal (or Король round) added: whole, and as typed columns.
-
-    Written on the driver's cursor like record_actions (the same transaction): one
-    prepared statement per table with its rows apart (executemany); SQLAlchemy's
-    ``insert()`` and its compile-cache look-up cost the loop about 1 ms per deal's
-    end in the running server, several times the SQLite work."""
+    """The rows a finished deal (or Король round) added: whole, and as typed columns
+    (in ``c``'s transaction, one statement per table)."""
     lines = []
     for deal, row in score_rows:
         lines += rows.seat_rows("deal", deal, row, seats)
     for idx, row in role_rows:
         lines += rows.seat_rows("round", idx, row, seats)
-    tables = {
-        m.ScoreRow.__tablename__: [{"match_id": match_id, "deal": deal, "row": row, **rows.deal_columns(row)}
-                                   for deal, row in score_rows],
-        m.RoleRow.__tablename__: [{"match_id": match_id, "idx": idx, "round": int(row.get("round", idx)),
-                                   "row": row} for idx, row in role_rows],
-        m.SeatResult.__tablename__: [{"match_id": match_id, **x} for x in lines],
-    }
-    sqlite = c.dialect.name == "sqlite"
-    cur = driver_cursor(c)
-    try:
-        for table, dicts in tables.items():
-            if dicts:
-                keys = tuple(dicts[0])
-                cur.executemany(_insert_sql(table, keys, sqlite),
-                                [tuple(json.dumps(d[k]) if k == "row" else d[k] for k in keys) for d in dicts])
-    finally:
-        cur.close()
-
-
-def driver_cursor(c: Connection) -> Any:
-    """A cursor of the driver's own connection under ``c`` (in ``c``'s transaction): the
-    hot writes skip building SQLAlchemy statements."""
-    dbapi = c.connection.dbapi_connection
-    assert dbapi is not None
-    return dbapi.cursor()
-
-
-@functools.cache
-def _insert_sql(table: str, keys: tuple[str, ...], sqlite: bool) -> str:
-    """``INSERT INTO table (keys) VALUES (...)`` in the driver's parameter style; the
-    column ``row`` (JSON: the text SQLAlchemy's JSON type would store) cast on
-    PostgreSQL."""
-    marks = ("?" if sqlite else "CAST(%s AS JSON)" if k == "row" else "%s" for k in keys)
-    return f"INSERT INTO {table} ({', '.join(keys)}) VALUES ({', '.join(marks)})"
+    tables: list[tuple[Any, list[dict]]] = [
+        (m.ScoreRow, [{"match_id": match_id, "deal": deal, "row": row, **rows.deal_columns(row)}
+                      for deal, row in score_rows]),
+        (m.RoleRow, [{"match_id": match_id, "idx": idx, "round": int(row.get("round", idx)), "row": row}
+                     for idx, row in role_rows]),
+        (m.SeatResult, [{"match_id": match_id, **x} for x in lines]),
+    ]
+    for model, dicts in tables:
+        if dicts:
+            c.execute(insert(model), dicts)
 
 
 def player_stats(s: Session, player_id: int) -> dict:

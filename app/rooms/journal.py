@@ -63,8 +63,7 @@ class GroupCommitJournal(Journal):
 
     def __init__(self, db: Database, writer: GroupWriter | None = None) -> None:
         super().__init__(db)
-        # SQLite: commits on the loop when the writer's lock is free (app/db/writer.py)
-        self.writer = writer if writer is not None else GroupWriter(db, inline=True)
+        self.writer = writer if writer is not None else GroupWriter(db)
         self.forget = lambda live: None  # set by the owner: drop a match whose memory is ahead
 
     async def commit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
@@ -116,7 +115,6 @@ class GroupCommitJournal(Journal):
             self.forget(live)  # memory is ahead of the log: load it afresh next time
 
     async def stop(self) -> None:
-        self.writer.flush()
         await to_thread.run_sync(self.writer.stop)
 
 
@@ -142,10 +140,8 @@ class PgGroupJournal(GroupCommitJournal):
         return await super().commit(live, seat, action, client_id, expect)
 
 
-def journal_for(db: Database, gather: float = 0.0, gather_full: int = 1) -> Journal:
-    """SQLite's journal commits on the loop, at most once per ``gather`` seconds under
-    load (``gather_full`` matches acting a second or more; app/db/writer.py);
-    PostgreSQL's thread commits what is queued when it is free."""
+def journal_for(db: Database) -> Journal:
+    """SQLite's journal (one writer thread) or PostgreSQL's (app/db/pg_writer.py)."""
     if db.is_sqlite:
-        return GroupCommitJournal(db, GroupWriter(db, inline=True, gather=gather, gather_full=gather_full))
+        return GroupCommitJournal(db)
     return PgGroupJournal(db)

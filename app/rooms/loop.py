@@ -52,8 +52,7 @@ class MatchLoop:
     def __init__(self, kozyr: Kozyr) -> None:
         self.kozyr = kozyr
         self.db = kozyr.db
-        settings = kozyr.settings
-        self.journal = journal_for(kozyr.db, settings.commit_gather_ms / 1000, settings.commit_gather_full)
+        self.journal = journal_for(kozyr.db)
         if isinstance(self.journal, GroupCommitJournal):
             self.journal.forget = self.forget
         self.live: dict[str, LiveMatch] = {}
