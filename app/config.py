@@ -38,29 +38,20 @@ class Settings(BaseSettings):
     # Limits
     max_message_bytes: int = 64 * 1024  # a websocket message larger than this gets too_large ...
     max_frame_bytes: int = 4 * 1024 * 1024  # ... up to this hard cap; larger ones close the socket (1009)
-    # uvicorn's websocket protocol; app/wsserver.py answers an over-long request
-    # line or header with a status at once (uvicorn's own never answered)
-    ws_impl: str = "app.wsserver:PromptRefusalProtocol"
+    # uvicorn's websocket implementation (its --ws): "websockets-sansio" answers a
+    # handshake the websockets library refuses (a request line over 8 KiB: 414, a header
+    # line too long: 431) at once; "websockets" (the legacy one) answers 400
+    ws_impl: str = "websockets-sansio"
     # connections the kernel holds for accepting (capped by net.core.somaxconn): a storm
     # of reconnects beyond it is dropped and retried by the clients 1, 3, 7 ... s later
     backlog: int = 4096
-    # the event loop uvicorn runs (its --loop): uvloop taking the listening socket's
-    # connections in batches (app/acceptloop.py; libuv takes one per loop iteration,
-    # which starved joins under load), or "uvloop" / "asyncio"
-    event_loop: str = "app.acceptloop:new_event_loop"
-    # SQLite: under load the loop commits at most once per this many milliseconds, the
-    # actions that came meanwhile together (app/db/writer.py); 0: at the end of every
-    # turn that queued one.  The window is this times the matches that acted in the last
-    # second over commit_gather_full, at most this: a quiet server or a lone table waits
-    # (almost) nothing.
-    commit_gather_ms: float = 20.0
-    commit_gather_full: int = 400
+    # the event loop uvicorn runs (its --loop): "uvloop", "asyncio" or "auto"
+    event_loop: str = "uvloop"
     max_name_length: int = 40
     max_chat_length: int = 500
     chat_burst: int = 5  # chat messages allowed at once ...
     chat_per_second: float = 0.5  # ... refilled at this rate
-    max_send_queue: int = 256  # a client this far behind is disconnected (outside uvicorn) ...
-    max_send_buffer: int = 1 << 20  # ... or with this many bytes unsent (uvicorn: app/wsserver.py)
+    max_send_queue: int = 256  # a client this many messages behind is disconnected (1013)
     messages_per_second: float = 20.0  # websocket messages per connection, refilled at this rate ...
     message_burst: int = 40  # ... with this many allowed at once (excess: error rate_limited)
     flood_close_after: int = 100  # this many refused messages in a row close the socket (1008)

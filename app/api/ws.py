@@ -101,7 +101,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     await kozyr.rooms.snapshot(code)  # from memory after the first join
     player_id, name = player
     conn = Conn(ws, code, player_id, name, kozyr.rooms.seat_of(code, player_id),
-                kozyr.settings.max_send_queue, kozyr.settings.max_send_buffer)
+                kozyr.settings.max_send_queue)
     conn.metrics = kozyr.metrics
     conn.device = store.token_hash(token or "")  # signing this device out closes the socket
     conn.delta = p.DELTA in accept

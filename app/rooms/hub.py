@@ -1,9 +1,9 @@
 """The in-process fan-out hub: who is connected to which room, and sending to them.
 
-A broadcast never waits for the slowest client: a message is written to the
-socket's transport at once (or, outside uvicorn, queued for the connection's
-sender task); a client that falls too far behind is disconnected (it can
-reconnect and resume from a fresh view)."""
+A broadcast never waits for the slowest client: a message is put on the
+connection's queue, and the connection's sender task hands it to the ASGI server
+(``WebSocket.send_text``); a client that falls too far behind is disconnected (it
+can reconnect and resume from a fresh view)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from starlette.websockets import WebSocket
-
-from ..wsserver import DIRECT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics import Metrics
@@ -42,30 +40,20 @@ def fragment(text: str) -> Any:
     return orjson.Fragment(text)
 
 
-class Direct(Protocol):
-    """The socket's own writer (app/wsserver.py's protocol under uvicorn)."""
-
-    def send_texts(self, texts: Iterable[str]) -> int: ...
-
-    def abort(self) -> None: ...
-
-
 class Conn:
-    """One websocket of a player in a room.  Under uvicorn a message is framed and
-    written at once (``Direct``: the scope's ``kozyr.direct``), and a client whose
-    unsent bytes pass ``max_buffer`` is dropped; under any other ASGI server (the
-    tests' TestClient) messages go through a queue and a sender task, and a client
+    """One websocket of a player in a room.  Messages wait in a queue for the
+    connection's sender task, which sends them through the ASGI server one after the
+    other (uvicorn's ``send`` waits while the socket's write buffer is full); a client
     ``max_queue`` messages behind is dropped."""
 
     def __init__(self, ws: WebSocket, room_code: str, player_id: int, name: str,
-                 seat: int | None, max_queue: int, max_buffer: int = 1 << 20) -> None:
+                 seat: int | None, max_queue: int) -> None:
         self.ws = ws
         self.room_code = room_code
         self.player_id = player_id
         self.name = name
         self.seat = seat
         self.max_queue = max_queue
-        self.max_buffer = max_buffer
         self.closed = False
         self.device: str | None = None  # the hash of the device token it joined with (sign-out closes it)
         self.delta = False  # hello.accept holds "delta": send deltas after actions
@@ -76,10 +64,8 @@ class Conn:
         self.sent_version = 0
         self.sent_seat: int | None = None
         self.metrics: Metrics | None = None  # app.metrics.Metrics: counts errors sent and slow clients
-        scope = getattr(ws, "scope", None)
-        self.direct: Direct | None = scope.get("extensions", {}).get(DIRECT) if isinstance(scope, dict) else None
         self.queue: asyncio.Queue[str] = asyncio.Queue()
-        self.task = None if self.direct is not None else asyncio.create_task(self._sender())
+        self.task: asyncio.Task[None] = asyncio.create_task(self._sender())
 
     def saw(self, match: str | None, version: int, seat: int | None) -> None:
         """The connection was sent the view of ``seat`` at ``version`` of ``match``."""
@@ -96,15 +82,8 @@ class Conn:
         self.send_texts((msg if isinstance(msg, str) else dumps(msg),))
 
     def send_texts(self, texts: tuple[str, ...]) -> None:
-        """Send encoded messages in this order (under uvicorn: in one write)."""
+        """Queue encoded messages, to be sent in this order."""
         if self.closed:
-            return
-        if self.direct is not None:
-            buffered = self.direct.send_texts(texts)
-            if buffered < 0:
-                self.closed = True  # the socket went away; the receive loop notices too
-            elif buffered > self.max_buffer:
-                self.drop()
             return
         if self.queue.qsize() + len(texts) > self.max_queue:
             self.drop()
@@ -120,16 +99,16 @@ class Conn:
         self.closed = True
         if self.metrics is not None:
             self.metrics.slow_clients.inc()
-        if self.task is not None:
-            self.task.cancel()
-        self._closer = asyncio.create_task(self._abort())
+        self.task.cancel()
+        self._closer = asyncio.create_task(self._close_slow())
 
-    async def _abort(self) -> None:
+    async def _close_slow(self) -> None:
+        """Close with 1013, unless even the close frame cannot get out within 2 s (the
+        ASGI server closes the connection once the route returns)."""
         try:
             await asyncio.wait_for(self.ws.close(code=1013), 2.0)
         except BaseException:  # already gone, or the close frame itself is stuck
-            if self.direct is not None:
-                self.direct.abort()
+            pass
 
     async def _sender(self) -> None:
         try:
@@ -140,8 +119,6 @@ class Conn:
 
     async def close(self) -> None:
         self.closed = True
-        if self.task is None:
-            return
         self.task.cancel()
         try:
             await self.task

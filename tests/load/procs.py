@@ -1,12 +1,15 @@
 """Real server processes for the load and fault tests: ``python -m app.cli serve``
-on a free port, started, SIGKILLed and restarted; a small websocket seat client."""
+on a free port, started, SIGKILLed and restarted; a small websocket seat client, and a
+raw one on a bare socket (``Raw``: writes bytes as told, reads frames)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -28,7 +31,8 @@ def free_port() -> int:
 
 
 class ServerProc:
-    """One server process; ``env`` adds to the environment (REDIS_URL, limits ...)."""
+    """One server process; ``env`` adds to the environment (REDIS_URL, limits ...) and
+    overrides the tests' defaults."""
 
     def __init__(self, database_url: str, log_path: Path, **env: str) -> None:
         self.port = free_port()
@@ -155,3 +159,91 @@ def run_async(coro_factory):
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+def frame(payload: bytes, opcode: int = 1, fin: bool = True, masked: bool = True) -> bytes:
+    """A client's frame (RFC 6455 5.2), masked unless told not to."""
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    bit = 0x80 if masked else 0
+    if n < 126:
+        head += bytes([bit | n])
+    elif n < 65536:
+        head += bytes([bit | 126]) + struct.pack("!H", n)
+    else:
+        head += bytes([bit | 127]) + struct.pack("!Q", n)
+    if not masked:
+        return head + payload
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def ping(nonce: int) -> bytes:
+    return frame(json.dumps({"type": "ping", "nonce": nonce}).encode())
+
+
+class Raw:
+    """A websocket client on a bare socket: it writes bytes as told and reads frames."""
+
+    def __init__(self, srv: ServerProc, code: str, token: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /api/rooms/{code}/ws?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            self.buf += self._recv()
+        head, _, self.buf = self.buf.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def _recv(self) -> bytes:
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("closed")
+        return data
+
+    def _need(self, n: int) -> None:
+        while len(self.buf) < n:
+            self.buf += self._recv()
+
+    def next_frame(self) -> tuple[int, bytes]:
+        self._need(2)
+        opcode, n = self.buf[0] & 0x0F, self.buf[1] & 0x7F
+        pos = 2
+        if n == 126:
+            self._need(4)
+            n, pos = struct.unpack("!H", self.buf[2:4])[0], 4
+        elif n == 127:
+            self._need(10)
+            n, pos = struct.unpack("!Q", self.buf[2:10])[0], 10
+        self._need(pos + n)
+        payload, self.buf = self.buf[pos:pos + n], self.buf[pos + n:]
+        return opcode, payload
+
+    def next_message(self, kind: str) -> dict:
+        while True:
+            opcode, payload = self.next_frame()
+            if opcode == 1:
+                msg = json.loads(payload)
+                if msg["type"] == kind:
+                    return msg
+
+    def pongs(self, count: int) -> list[int]:
+        return [self.next_message("pong")["nonce"] for _ in range(count)]
+
+    def close_code(self) -> int:
+        while True:
+            opcode, payload = self.next_frame()
+            if opcode == 8:
+                return struct.unpack("!H", payload[:2])[0]
+
+    def dribble(self, data: bytes, step: int = 1) -> None:
+        """``data`` a few bytes per write, each write its own segment."""
+        for i in range(0, len(data), step):
+            self.sock.sendall(data[i:i + step])
+            time.sleep(0.002)
+
+    def close(self) -> None:
+        self.sock.close()

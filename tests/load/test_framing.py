@@ -1,7 +1,5 @@
-"""The direct send frames text messages itself while no extension is negotiated, and
-leaves the framing to the websocket library when one is (app/wsserver.py): with
-KOZYR_WS_DEFLATE=1 a client that asks for permessage-deflate and one that does not
-play the same match, and each gets every view whole and in order."""
+"""permessage-deflate (KOZYR_WS_DEFLATE=1): a client that asks for it and one that
+does not play the same match, and each gets every view whole and in order."""
 
 from __future__ import annotations
 
