@@ -2,11 +2,11 @@
 
 Builds the real service (``Kozyr`` on a fresh SQLite file), ``--rooms`` rooms of
 four seats with a started Тысяча 1001 match and four connections each whose socket
-writer only counts bytes, then plays ``--actions`` actions round the rooms through
-the websocket route's own steps (``client_message.validate_json`` and
-``Kozyr.act``: checks, engine, journal, ack, four views, publish, bots), waiting
-for the group commit after each round (one commit holds a round's actions: fewer
-commits than the live server makes, so this times less of the database).  Prints the thread CPU per action
+only counts bytes (the hub's sender tasks still run), then plays ``--actions``
+actions round the rooms through the websocket route's own steps
+(``client_message.validate_json`` and ``Kozyr.act``: checks, engine, journal, ack,
+four views, publish, bots), waiting for the group commit after each round (the
+writer thread's; the thread's CPU is not counted).  Prints the thread CPU per action
 and, with ``--profile``, the functions that cost the most (cProfile).  What the
 bare server (bench/broadcast_server.py) does per action is timed the same way
 (``json.loads`` of the message, one ``json.dumps`` of its view), so the ratio
@@ -37,27 +37,19 @@ from app.config import Settings  # noqa: E402
 from app.db import store  # noqa: E402
 from app.rooms.hub import Conn  # noqa: E402
 from app.rooms.service import Kozyr  # noqa: E402
-from app.wsserver import DIRECT  # noqa: E402
 
 
-class Sink:
-    """A socket writer that keeps nothing: the bytes it was given, counted."""
+class FakeSocket:
+    """A websocket that keeps nothing: the bytes it was given, counted."""
 
     def __init__(self) -> None:
         self.bytes = 0
 
-    def send_texts(self, texts) -> int:
-        for t in texts:
-            self.bytes += len(t)
-        return 0
+    async def send_text(self, text: str) -> None:
+        self.bytes += len(text)
 
-    def abort(self) -> None:
+    async def close(self, code: int = 1000) -> None:
         pass
-
-
-class FakeSocket:
-    def __init__(self, sink: Sink) -> None:
-        self.scope = {"extensions": {DIRECT: sink}}
 
 
 def setup(k: Kozyr, rooms: int) -> list[tuple[str, list[int]]]:
@@ -91,15 +83,15 @@ async def main_async(args) -> None:
     k.migrate()
     rooms = setup(k, args.rooms)
     await k.startup()
-    sinks: list[Sink] = []
+    sinks: list[FakeSocket] = []
     tables = []
     for code, players in rooms:
         await k.rooms.snapshot(code)
         conns = []
         for seat, pid in enumerate(players):
-            sink = Sink()
+            sink = FakeSocket()
             sinks.append(sink)
-            conn = Conn(FakeSocket(sink), code, pid, f"p{seat}", seat, 1000)  # type: ignore[arg-type]
+            conn = Conn(sink, code, pid, f"p{seat}", seat, 1000)  # type: ignore[arg-type]
             k.hub.join(conn)
             await k.matches.send_state(conn)
             conns.append(conn)
@@ -138,8 +130,7 @@ async def main_async(args) -> None:
         if prof:
             prof.enable()
         await asyncio.gather(*round_tasks)
-        await asyncio.sleep(0)
-        await asyncio.sleep(args.gather / 1000)
+        await asyncio.sleep(0)  # the sender tasks hand the views over
         if prof:
             prof.disable()
         cpu += time.thread_time() - t0
@@ -161,7 +152,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--actions", type=int, default=20000)
-    parser.add_argument("--gather", type=float, default=3.0, help="ms to wait after each round (the commit gather)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="tottime")
     parser.add_argument("--top", type=int, default=45)

@@ -14,19 +14,20 @@ sections, read in the same run, tell which part of the path a change moved.  Eac
 reading costs the server about a microsecond, so the totals here are a little
 higher than without it.
 
-Sections (``push_views`` holds ``sends``):
+Sections (``push_views`` holds ``views``):
 
-    receive     a frame parsed and queued for the app (data_received: the direct
-                receive of app/wsserver.py, or the websocket library)
+    receive     bytes parsed and queued for the app (uvicorn's websocket protocol's
+                data_received, with the websockets library's parser)
     validate    pydantic reading the message (protocol.client_message)
     engine      LiveMatch.prepare: the checks and the engine's apply
-    commit      GroupWriter.flush: SQLite's group commit on the loop
-    push_views  the views built and sent (MatchLoop.push_views)
-    sends       their framing and socket writes (the direct send)
+    push_views  the views built and queued for the connections (MatchLoop.push_views)
     views       the views built and encoded (LiveMatch.view_json; inside push_views)
-    record      the two statements of a batch (store.record_actions; inside commit;
-                a batch the writer thread takes, rare, adds that thread's time)
-    settle      the batch's futures settled (inside commit)
+    sends       the frames built by the websockets library (Protocol.send_text, called
+                by uvicorn's ASGI send from the connections' sender tasks; the
+                socket writes themselves are in ``other``)
+    record      the two statements of a batch (store.record_actions): the writer
+                thread's CPU, not the loop's (not in ``other``)
+    settle      the batch's futures settled on the loop
     metrics     Metrics.action_done (Prometheus counter and histogram)
     gc          the collector's pauses on the loop thread
     loop        the loop thread's whole CPU (/proc, 10 ms ticks)
@@ -48,7 +49,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 CLOCK = time.thread_time_ns
-NESTED = {"sends": "push_views", "views": "push_views", "record": "commit", "settle": "commit"}  # a section counted inside another one
+# a section counted inside another one, or on another thread
+NESTED = {"views": "push_views", "record": "the writer thread"}
 
 
 class Sections:
@@ -73,19 +75,19 @@ class Sections:
         setattr(owner, attr, timed)
 
     def install(self) -> None:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+        from websockets.protocol import Protocol
+
         import app.main  # noqa: F401  - the app's modules, as uvicorn will find them
         from app import protocol
-        from app.db.writer import GroupWriter
         from app.metrics import Metrics
         from app.rooms.live import LiveMatch
         from app.rooms.loop import MatchLoop
-        from app.wsserver import PromptRefusalProtocol
 
-        self.wrap(PromptRefusalProtocol, "data_received", "receive")
-        self.wrap(PromptRefusalProtocol, "send_texts", "sends")
+        self.wrap(WebSocketsSansIOProtocol, "data_received", "receive")
+        self.wrap(Protocol, "send_text", "sends")
         self.wrap(LiveMatch, "prepare", "engine")
         self.wrap(LiveMatch, "view_json", "views")
-        self.wrap(GroupWriter, "flush", "commit")
         from app.db import store, writer
         self.wrap(store, "record_actions", "record")
         self.wrap(writer, "_settle_all", "settle")
