@@ -1,16 +1,27 @@
-# Two commands: `make serve` and `make test`. Both install what they need.
+# Two commands: `make serve` and `make test`. Both install what they need: the exact
+# versions of requirements.lock (with their hashes), then this project.
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+COMPILE := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes
 
-.PHONY: serve test test-long bench lint clean screenshots
+.PHONY: serve test test-long bench lint clean screenshots lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install -q --no-deps -e .
+	$(BIN)/python -m pip check
 	touch $(STAMP)
+
+# Upgrade the lock files to the newest releases pyproject.toml allows: requirements.lock
+# (the server and the dev extra: make, CI) and requirements-runtime.lock (the same
+# versions, the server's alone: the Docker image).  Then `make test`.
+lock: $(STAMP)
+	$(COMPILE) --extra dev --upgrade -o $(LOCK)
+	$(COMPILE) -c $(LOCK) -o requirements-runtime.lock
 
 serve: $(STAMP)
 	$(BIN)/kozyr serve

@@ -52,3 +52,37 @@ def test_app_trusts_forwarded_addresses_from_the_proxy_alone():
         assert compose["services"][app]["environment"]["KOZYR_TRUSTED_PROXIES"] == proxy_ip
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in conf
+
+
+def _pins(path: Path) -> dict[str, str]:
+    """name -> version of a lock file, each pin checked to carry its hashes."""
+    pins: dict[str, str] = {}
+    blocks = path.read_text().split("\n")
+    for i, line in enumerate(blocks):
+        if line and not line.startswith((" ", "#")):
+            name, _, rest = line.partition("==")
+            assert rest, line
+            assert "--hash=sha256:" in blocks[i + 1], f"{path.name}: {name} without a hash"
+            pins[name.lower()] = rest.split()[0]
+    return pins
+
+
+def test_make_and_the_image_install_the_locked_versions_of_what_pyproject_asks():
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    dev, runtime = _pins(ROOT / "requirements.lock"), _pins(ROOT / "requirements-runtime.lock")
+    assert runtime.items() <= dev.items()  # the image runs the versions the tests ran
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for lock, reqs in ((runtime, project["dependencies"]),
+                       (dev, project["dependencies"] + project["optional-dependencies"]["dev"])):
+        for req in map(Requirement, reqs):
+            name = req.name.lower().replace("_", "-")
+            assert name in lock, f"{name} is not locked: run make lock"
+            assert req.specifier.contains(lock[name]), f"{name}=={lock[name]} is outside {req.specifier}"
+    docker = (ROOT / "Dockerfile").read_text()
+    assert "pip install --require-hashes -r requirements-runtime.lock" in docker
+    assert "pip install --no-deps -e ." in docker
+    make = (ROOT / "Makefile").read_text()
+    assert "pip install -q --require-hashes -r $(LOCK)" in make and "LOCK := requirements.lock" in make
