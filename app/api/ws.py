@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from functools import partial
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -105,6 +106,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     conn.metrics = kozyr.metrics
     conn.device = store.token_hash(token or "")  # signing this device out closes the socket
     conn.delta = p.DELTA in accept
+    conn.on_gone = partial(_leave_room, kozyr, conn)
     kozyr.hub.join(conn)
     log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)
     try:
@@ -114,14 +116,20 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     except Exception:
         log.exception("websocket of player %s in room %s failed", player_id, code)
     finally:
-        kozyr.hub.leave(conn)
+        _leave_room(kozyr, conn)
         await conn.close()
         kozyr.rooms.forget_if_idle(code)
         log.info("player %s left room %s", player_id, code)
-        try:
-            kozyr.rooms.announce(code)
-        except Exception:  # the server may be shutting down
-            pass
+
+
+def _leave_room(kozyr: Kozyr, conn: Conn) -> None:
+    """The connection leaves its room and the others are told (when the route ends, and
+    before that if a dropped client could not even be sent its close frame)."""
+    kozyr.hub.leave(conn)
+    try:
+        kozyr.rooms.announce(conn.room_code)
+    except Exception:  # the server may be shutting down
+        pass
 
 
 async def _session(kozyr: Kozyr, conn: Conn, resume: bool) -> None:

@@ -64,6 +64,10 @@ class Conn:
         self.sent_version = 0
         self.sent_seat: int | None = None
         self.metrics: Metrics | None = None  # app.metrics.Metrics: counts errors sent and slow clients
+        # Called when a dropped client's close frame cannot get out (set by the route: the
+        # connection leaves its room at once, not when the route's receive ends).
+        self.on_gone: Callable[[], None] | None = None
+        self.close_timeout = 2.0
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.task: asyncio.Task[None] = asyncio.create_task(self._sender())
 
@@ -103,12 +107,14 @@ class Conn:
         self._closer = asyncio.create_task(self._close_slow())
 
     async def _close_slow(self) -> None:
-        """Close with 1013, unless even the close frame cannot get out within 2 s (the
-        ASGI server closes the connection once the route returns)."""
+        """Close with 1013 (the route's receive then ends); if even the close frame cannot
+        get out within ``close_timeout``, the connection leaves its room now (``on_gone``)
+        and the route ends at the client's next message or disconnect."""
         try:
-            await asyncio.wait_for(self.ws.close(code=1013), 2.0)
+            await asyncio.wait_for(self.ws.close(code=1013), self.close_timeout)
         except BaseException:  # already gone, or the close frame itself is stuck
-            pass
+            if self.on_gone is not None:
+                self.on_gone()
 
     async def _sender(self) -> None:
         try:

@@ -169,6 +169,8 @@ def test_slow_client_is_dropped_and_never_awaited():
         stuck, fast = StuckSocket(), FastSocket()
         slow = Conn(stuck, "R", 1, "slow", 0, max_queue=16)
         quick = Conn(fast, "R", 2, "quick", 1, max_queue=16)
+        slow.close_timeout = 0.1
+        slow.on_gone = lambda: hub.leave(slow)  # the route's part (app/api/ws.py)
         hub.join(slow)
         hub.join(quick)
         loop = asyncio.get_running_loop()
@@ -180,6 +182,9 @@ def test_slow_client_is_dropped_and_never_awaited():
         await asyncio.sleep(0.05)
         assert slow.closed and stuck.closed_with == 1013
         assert len(fast.got) == 100 and not quick.closed
+        assert hub.local_players("R") == {1, 2}  # the close frame may still get out ...
+        await asyncio.sleep(0.2)
+        assert hub.local_players("R") == {2}  # ... it did not: the room lets it go
         await slow.close()
         await quick.close()
     asyncio.run(scenario())
