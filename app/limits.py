@@ -17,8 +17,12 @@ from .db.errors import RateLimited
 class TokenBucket:
     """``rate`` tokens a second up to ``burst``; ``take()`` is False when empty.
 
-    ``strikes`` counts refusals in a row: a client that keeps sending into an
-    empty bucket is flooding and gets disconnected by the caller."""
+    ``strikes`` counts the refusals since the client last kept within its allowance: a
+    client that keeps sending into an empty bucket is flooding and gets disconnected by
+    the caller.  A message let in by the refill alone (it leaves less than one token)
+    does not clear the count: a flood paced at any rate above ``rate`` (say a thousand
+    messages a second, so that a token refills every fifty of them) is still one flood.
+    Only a message that finds room to spare (the client slowed down) starts it again."""
 
     __slots__ = ("rate", "burst", "tokens", "last", "strikes")
 
@@ -37,7 +41,8 @@ class TokenBucket:
             self.strikes += 1
             return False
         self.tokens -= 1
-        self.strikes = 0
+        if self.tokens >= 1:
+            self.strikes = 0
         return True
 
 

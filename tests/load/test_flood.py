@@ -6,6 +6,7 @@ closed with 1008 once 100 in a row were refused; the room plays on for the other
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -78,3 +79,35 @@ def test_400_messages_sent_back_to_back_by_a_websocket_client_are_closed_with_10
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     finally:
         ws.close()
+
+
+def test_a_flood_paced_at_1000_a_second_is_closed_with_1008(limited):
+    """A flood that is not sent at once: 1,000 messages a second, so the refill (20 a
+    second) lets one in every fifty or so.  Such a message leaves the bucket empty and
+    must not start the count again (before, each one did, and the socket stayed open
+    however long the flood went on)."""
+    code, _, players = new_table(limited.base, "thousand-1000-2p", 2, {}, seed=3)
+    raw = Raw(limited, code, players[0]["token"])
+    try:
+        raw.next_message("view")
+        sent = 0
+        for i in range(COUNT):
+            try:
+                raw.sock.sendall(ping(i))
+            except OSError:
+                break  # closed already
+            sent += 1
+            time.sleep(0.001)
+        close_code, pongs = None, 0
+        while True:
+            opcode, payload = raw.next_frame()
+            if opcode == 8:
+                close_code = int.from_bytes(payload[:2], "big")
+                break
+            if opcode == 1 and json.loads(payload)["type"] == "pong":
+                pongs += 1
+        assert close_code == 1008
+        # the burst and what the refill let in over the flood's time, never the flood
+        assert BURST <= pongs < sent - CLOSE_AFTER, pongs
+    finally:
+        raw.close()
