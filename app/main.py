@@ -1,4 +1,6 @@
-"""The FastAPI application: static client at /, API under /api, /healthz, OpenAPI at /openapi.json (/docs unless KOZYR_DOCS=false)."""
+"""The FastAPI application: static client at / (app/static.py), API under /api, /healthz,
+OpenAPI at /openapi.json (/docs unless KOZYR_DOCS=false); security headers on every
+answer (app/headers.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from engine import VARIANTS
@@ -20,9 +21,11 @@ from .config import Settings, get_settings
 from .db import store
 from .db.errors import DomainError
 from .errors import http_status
+from .headers import SecurityHeaders
 from .logs import setup_logging
 from .metrics import scrape_refusal
 from .rooms.service import Kozyr
+from .static import StaticSite
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 log = logging.getLogger("kozyr")
@@ -84,11 +87,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         refused = scrape_refusal(settings.metrics_token, request.headers.get("authorization"))
         return refused or Response(kozyr.metrics.render(), media_type=kozyr.metrics.content_type)
 
-    @app.get("/room/{code}", include_in_schema=False)
-    async def invite(code: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    app.mount("/", StaticFiles(directory=STATIC, html=True, check_dir=False), name="static")
+    # the client at /, the invite link /room/{code}, its assets under /v/<build>/
+    app.state.static = StaticSite(STATIC)
+    app.mount("/", app.state.static.router(), name="static")
+    app.add_middleware(SecurityHeaders, docs={url for url in (app.docs_url, app.redoc_url,
+                                                              app.swagger_ui_oauth2_redirect_url) if url})
     return app
 
 

@@ -7,7 +7,7 @@ export function h(tag, attrs, ...children) {
       if (value === undefined || value === null || value === false) continue;
       if (key === 'class') el.className = value;
       else if (key === 'text') el.textContent = value;
-      else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
+      else if (key === 'style') setStyle(el, value);
       else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
       else if (key === 'dataset') Object.assign(el.dataset, value);
       else if (value === true) el.setAttribute(key, '');
@@ -15,6 +15,17 @@ export function h(tag, attrs, ...children) {
     }
   }
   append(el, children);
+  return el;
+}
+
+// Styles go through the CSSOM (the Content-Security-Policy refuses style attributes):
+// { color: 'red', '--n': 3 } — custom properties by setProperty, the rest by name.
+function setStyle(el, styles) {
+  if (typeof styles !== 'object') throw new TypeError('style must be an object, not a style attribute');
+  for (const [name, value] of Object.entries(styles)) {
+    if (name.startsWith('--')) el.style.setProperty(name, String(value));
+    else el.style[name] = value;
+  }
   return el;
 }
 

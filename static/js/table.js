@@ -544,7 +544,7 @@ export class Table {
       if (mine && anyCardAction) el.setAttribute('aria-disabled', 'true');
       return el;
     });
-    return h('div', { class: 'hand', 'data-count': cards.length, style: `--n: ${Math.max(cards.length, 1)}` }, cards);
+    return h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1) } }, cards);
   }
 
   destroy() {
