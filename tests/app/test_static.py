@@ -1,0 +1,236 @@
+"""Static files served like a product (app/static.py) and the security headers on every
+answer (app/headers.py): one build prefix for every asset, cache headers per kind, gzip,
+and a CSP our pages keep."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import shutil
+from contextlib import ExitStack
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from app.main import STATIC
+from app.static import IMMUTABLE, REVALIDATE, StaticSite, accepts_gzip
+
+from .helpers import connect, make_room
+
+PAGES = ["/", "/room/ABCD", "/room/zz99"]
+GZIP = {"Accept-Encoding": "gzip"}
+PLAIN = {"Accept-Encoding": "identity"}
+
+
+class Assets(HTMLParser):
+    """What a page loads by itself: scripts, style sheets, icons, images; inline scripts,
+    style attributes and inline event handlers it has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.inline: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "script":
+            (self.urls.append(a["src"]) if a.get("src") else self.inline.append("<script> without src"))
+        elif tag == "link" and a.get("href"):
+            self.urls.append(a["href"])
+        elif tag in ("img", "source", "iframe", "embed") and a.get("src"):
+            self.urls.append(a["src"])
+        self.inline += [f"<{tag} {k}>" for k in a if k == "style" or k.startswith("on")]
+        self.inline += [f"<{tag} {k}={v}>" for k, v in a.items() if (v or "").strip().lower().startswith("javascript:")]
+
+
+def page_assets(html: str) -> Assets:
+    p = Assets()
+    p.feed(html)
+    return p
+
+
+@pytest.fixture(scope="module")
+def site(client) -> StaticSite:
+    return client.app.state.static
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_asset_of_a_page_comes_from_the_build_prefix(client, site, page):
+    r = client.get(page)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    found = page_assets(r.text)
+    local = [u for u in found.urls if not u.startswith("data:")]
+    assert len(local) >= 4  # three style sheets and the app module
+    assert re.fullmatch(r"/v/[0-9a-f]{12}/", site.prefix)
+    for url in local:
+        assert url.startswith(site.prefix), url
+        asset = client.get(url)
+        assert asset.status_code == 200, url
+        assert asset.headers["cache-control"] == IMMUTABLE
+    assert not found.inline, found.inline
+
+
+def test_modules_import_each_other_by_relative_paths_so_they_stay_in_the_prefix():
+    """An absolute import ('/js/x.js') would leave /v/<build>/ and mix builds."""
+    specifier = re.compile(r"""(?:\bimport\s*\(?|\bfrom)\s*['"]([^'"]+)['"]""")
+    css_url = re.compile(r"""url\(\s*['"]?([^'")]+)""")
+    seen = 0
+    for path in (STATIC / "js").rglob("*.js"):
+        for spec in specifier.findall(path.read_text()):
+            seen += 1
+            assert spec.startswith(("./", "../")), f"{path.name}: {spec}"
+    for path in (STATIC / "css").rglob("*.css"):
+        for url in css_url.findall(path.read_text()):
+            assert url.startswith("data:") or not url.startswith("/"), f"{path.name}: {url}"
+    assert seen > 20
+
+
+def test_the_client_sets_no_style_attribute_and_no_inline_handler():
+    """The CSP refuses style attributes (style-src 'self'): styles go through the CSSOM
+    (dom.js setStyle, which refuses a string); the browser tests catch the rest at run time."""
+    bad = re.compile(r"""\bstyle\s*[=:]\s*['"`]|setAttribute\(\s*['"]style|cssText|\bon[a-z]+\s*=\s*['"]|javascript:"""
+                     r"""|innerHTML|outerHTML|insertAdjacentHTML|\beval\(|new Function""")
+    for path in [*STATIC.rglob("*.js"), *STATIC.rglob("*.html")]:
+        for n, line in enumerate(path.read_text().splitlines(), start=1):
+            assert not bad.search(line), f"{path.relative_to(STATIC)}:{n}: {line.strip()}"
+
+
+def test_cache_headers_per_kind(client, site):
+    for page in PAGES:
+        assert client.get(page).headers["cache-control"] == REVALIDATE
+    assert client.get(site.prefix + "js/app.js").headers["cache-control"] == IMMUTABLE
+    assert client.get(site.prefix + "css/app.css").headers["cache-control"] == IMMUTABLE
+    # the same file at its plain path (a page cached before the prefix): revalidated
+    plain = client.get("/js/app.js")
+    assert plain.status_code == 200 and plain.headers["cache-control"] == REVALIDATE
+    assert plain.content == client.get(site.prefix + "js/app.js").content
+    # another build's prefix, an entry under the prefix, a missing file: 404, never stored
+    for url in ["/v/000000000000/js/app.js", "/v/" + site.build[:-1] + "/js/app.js",
+                site.prefix + "index.html", site.prefix + "js/nope.js", "/nope.js", "/v/"]:
+        r = client.get(url)
+        assert r.status_code == 404, url
+        assert r.headers["cache-control"] == "no-store", url
+        assert r.json()["detail"] == "Not Found"  # the app's error body, not a bare text
+
+
+def test_etag_revalidation_answers_304(client, site):
+    for url in ["/", site.prefix + "js/app.js"]:
+        for enc in (GZIP, PLAIN):
+            first = client.get(url, headers=enc)
+            again = client.get(url, headers={**enc, "If-None-Match": first.headers["etag"]})
+            assert again.status_code == 304 and again.content == b""
+            assert again.headers["etag"] == first.headers["etag"]
+            assert again.headers["cache-control"] == first.headers["cache-control"]
+            other = client.get(url, headers={**enc, "If-None-Match": '"something-else"'})
+            assert other.status_code == 200 and other.content == first.content
+    # the identity and the gzipped bodies are two representations: two tags
+    assert client.get("/", headers=GZIP).headers["etag"] != client.get("/", headers=PLAIN).headers["etag"]
+
+
+@pytest.mark.parametrize("path", ["index.html", "js/app.js", "js/table.js", "css/app.css"])
+def test_text_assets_are_gzipped_for_clients_that_accept_it(client, site, path):
+    url = "/" if path == "index.html" else site.prefix + path
+    with client.stream("GET", url, headers=GZIP) as r:
+        packed = b"".join(r.iter_raw())
+        assert r.headers["content-encoding"] == "gzip"
+        assert r.headers["vary"] == "Accept-Encoding"
+        assert int(r.headers["content-length"]) == len(packed)
+    with client.stream("GET", url, headers=PLAIN) as r:
+        body = b"".join(r.iter_raw())
+        assert "content-encoding" not in r.headers and r.headers["vary"] == "Accept-Encoding"
+    assert gzip.decompress(packed) == body
+    assert len(packed) < len(body) / 2
+    with client.stream("GET", url, headers={"Accept-Encoding": "br, gzip;q=0"}) as r:
+        assert "content-encoding" not in r.headers and b"".join(r.iter_raw()) == body
+
+
+def test_accept_encoding_parsing():
+    assert accepts_gzip("gzip") and accepts_gzip("br, gzip, deflate") and accepts_gzip("*")
+    assert accepts_gzip("gzip;q=0.5") and accepts_gzip("GZIP ; q=1")
+    assert not accepts_gzip("") and not accepts_gzip("identity") and not accepts_gzip("br")
+    assert not accepts_gzip("gzip;q=0") and not accepts_gzip("gzip; q=0.000") and not accepts_gzip("x-gzip")
+
+
+def test_the_build_prefix_changes_with_any_file_and_only_then(tmp_path):
+    tree = tmp_path / "static"
+    shutil.copytree(STATIC, tree)
+    before = StaticSite(tree)
+    assert StaticSite(tree).build == before.build == StaticSite(STATIC).build
+    deep = tree / "js" / "families" / "king.js"
+    deep.write_text(deep.read_text() + "\n")
+    changed = StaticSite(tree)
+    assert changed.build != before.build
+    assert changed.prefix in changed.assets["index.html"].body.decode()
+    assert before.prefix not in changed.assets["index.html"].body.decode()
+    deep.rename(tree / "js" / "families" / "king2.js")  # the same bytes under another name
+    assert StaticSite(tree).build != changed.build
+
+
+def test_entries_keep_their_plain_address(tmp_path):
+    """sw.js and manifest.webmanifest (reserved for the service worker and the manifest)
+    and any HTML page are never put under the prefix; their references are."""
+    tree = tmp_path / "static"
+    shutil.copytree(STATIC, tree)
+    (tree / "sw.js").write_text("self.addEventListener('fetch', () => {});\n")
+    (tree / "manifest.webmanifest").write_text('{"name": "Kozyr"}\n')
+    (tree / "index.html").write_text((tree / "index.html").read_text().replace(
+        "</head>", '<link rel="manifest" href="/manifest.webmanifest"></head>'))
+    site = StaticSite(tree)
+    html = site.assets["index.html"].body.decode()
+    assert 'href="/manifest.webmanifest"' in html and f'src="{site.prefix}js/app.js"' in html
+    assert site.url("sw.js") == "/sw.js" and site.url("js/app.js") == site.prefix + "js/app.js"
+    assert site.assets["manifest.webmanifest"].media_type == "application/manifest+json"
+    assert site.assets["sw.js"].media_type.startswith("text/javascript")
+
+
+CSP_MUST = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+            "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+            "frame-ancestors 'none'"]
+
+
+def test_security_headers_on_every_kind_of_answer(client, site):
+    player = client.post("/api/players", json={"name": "Csp"}).json()
+    answers = [client.get("/"), client.get("/room/ABCD"), client.get(site.prefix + "js/app.js"),
+               client.get("/healthz"), client.get("/api/variants"), client.get("/nope"),
+               client.get("/api/players/me", headers={"X-Player-Token": player["token"]}),
+               client.get("/api/players/me"), client.post("/api/players", json={"name": ""}),
+               client.get("/", headers={"If-None-Match": client.get("/").headers["etag"]})]
+    for r in answers:
+        csp = [d.strip() for d in r.headers["content-security-policy"].split(";")]
+        assert set(CSP_MUST) <= set(csp), (r.url, csp)
+        assert "unsafe-inline" not in r.headers["content-security-policy"]
+        assert "unsafe-eval" not in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "no-referrer"
+        assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_the_docs_have_their_own_policy(client):
+    """FastAPI's Swagger UI is an inline script and files from a CDN: allowed there only."""
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "cdn.jsdelivr.net" in docs.text
+    policy = docs.headers["content-security-policy"]
+    assert "https://cdn.jsdelivr.net" in policy and "frame-ancestors 'none'" in policy
+    assert docs.headers["x-content-type-options"] == "nosniff"
+    assert "cdn.jsdelivr.net" not in client.get("/openapi.json").headers["content-security-policy"]
+
+
+def test_websockets_are_neither_compressed_nor_touched(client):
+    """The headers middleware and the compression are for HTTP answers: a websocket
+    opened with Accept-Encoding: gzip gets its JSON text frames as ever."""
+    room, players = make_room(client, "king-classic", 4)
+    with ExitStack() as stack:
+        c = connect(client, stack, room["code"], players[0], 0)
+        welcome, _ = c.recv_until(lambda m: m["type"] == "welcome")
+        assert welcome["seat"] == 0
+        c.wait_view(0)
+    with client.websocket_connect(f"/api/rooms/{room['code']}/ws?token={players[1]['token']}",
+                                  headers={"Accept-Encoding": "gzip"}) as ws:
+        first = ws.receive_text()
+        assert first.lstrip().startswith("{") and '"type"' in first
+
+
+def test_static_tree_file_listing_matches_the_served_assets(site):
+    on_disk = {p.relative_to(STATIC).as_posix() for p in Path(STATIC).rglob("*") if p.is_file()}
+    assert set(site.assets) == on_disk
