@@ -94,18 +94,25 @@ def browser(server):
 def new_page(browser):
     """new_page(viewport=DESKTOP, lang="en") -> a page in a fresh context (own localStorage).
 
-    Each page records JavaScript dialogs in page.dialogs and page errors in page.errors."""
+    Each page records JavaScript dialogs in page.dialogs, page errors in page.errors and
+    Content-Security-Policy violations in page.csp; a violation fails the test that made it
+    (after the test: every page of every browser test runs under the app's CSP)."""
     contexts = []
+    pages = []
 
     def make(viewport=None, lang="en"):
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=lang,
                                   device_scale_factor=2 if viewport == PHONE else 1)
         ctx.add_init_script(f"localStorage.getItem('kozyr.lang') || localStorage.setItem('kozyr.lang', '{lang}')")
+        ctx.add_init_script(CSP_WATCH)
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()
         page.dialogs = []
         page.errors = []
+        page.csp = []
+        page.expose_function("kozyrCspViolation", lambda v, page=page: page.csp.append(v))
+        pages.append(page)
 
         def on_dialog(d):
             page.dialogs.append(d.message)
@@ -115,8 +122,17 @@ def new_page(browser):
         return page
 
     yield make
+    violations = [v for page in pages for v in page.csp]
     for ctx in contexts:
         ctx.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"
+
+
+# Reports every securitypolicyviolation of the page to Python (page.csp).
+CSP_WATCH = """
+document.addEventListener('securitypolicyviolation', (e) => window.kozyrCspViolation(
+  `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
+"""
 
 
 @pytest.fixture(scope="session")
