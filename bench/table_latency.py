@@ -8,11 +8,12 @@ Starts the real server (SQLite in a tmp dir), opens one Debian Chromium page per
 For every card: the time from sending the action to the card's element appearing in the
 trick of each other seat's page (one machine, one clock; the trick hold does not delay a
 new card, so it is not counted). Prints p50 / p99 and the bytes of every JS module the
-page imports (as served, uncompressed)."""
+page imports (as served: uncompressed and gzipped)."""
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import re
 import statistics
@@ -37,17 +38,22 @@ OBSERVE = """() => { window.cardsShown = []; const seen = new WeakSet();
 SHOWN = "([card, since]) => (window.cardsShown.find(([c, at]) => c === card && at >= since) || [null, null])[1]"
 
 
-def js_bytes(base: str) -> dict[str, int]:
-    """Every module reachable from /js/app.js by its imports, with its served size."""
-    sizes: dict[str, int] = {}
-    todo = ["/js/app.js"]
+def js_bytes(base: str) -> dict[str, tuple[int, int]]:
+    """Every module reachable from the page's own module (under the build prefix) by its
+    imports, with its served size: (uncompressed, gzipped on the wire)."""
+    with urllib.request.urlopen(base + "/") as r:
+        entry = re.search(r'<script type="module" src="([^"]+)"', r.read().decode())
+    assert entry, "no module script in the page"
+    sizes: dict[str, tuple[int, int]] = {}
+    todo = [entry.group(1)]
     while todo:
         path = todo.pop()
         if path in sizes:
             continue
-        with urllib.request.urlopen(base + path) as r:
-            body = r.read()
-        sizes[path] = len(body)
+        with urllib.request.urlopen(urllib.request.Request(base + path, headers={"Accept-Encoding": "gzip"})) as r:
+            wire = r.read()
+            body = gzip.decompress(wire) if r.headers.get("Content-Encoding") == "gzip" else wire
+        sizes[path] = (len(body), len(wire))
         folder = path.rsplit("/", 1)[0]
         for rel in re.findall(r"""from\s+['"](\.{1,2}/[^'"]+)['"]""", body.decode()):
             parts = (folder + "/" + rel).split("/")
@@ -124,10 +130,11 @@ def main() -> None:
         print(f"{args.variant}, {args.deals} deal(s), {played} cards, {len(delays)} arrivals at other seats")
         print(f"card sent -> its element in the other seats' trick: p50 {statistics.median(delays):.0f} ms, "
               f"p99 {p99:.0f} ms, max {delays[-1]:.0f} ms")
-        total = sum(sizes.values())
-        print(f"JS served: {len(sizes)} modules, {total} bytes ({total / 1024:.1f} KiB) uncompressed")
-        for path, n in sorted(sizes.items(), key=lambda kv: -kv[1]):
-            print(f"  {n:7d}  {path}")
+        total, wire = (sum(n[i] for n in sizes.values()) for i in (0, 1))
+        print(f"JS served: {len(sizes)} modules, {total} bytes ({total / 1024:.1f} KiB) uncompressed, "
+              f"{wire} bytes ({wire / 1024:.1f} KiB) gzipped")
+        for path, (n, w) in sorted(sizes.items(), key=lambda kv: -kv[1][0]):
+            print(f"  {n:7d} {w:7d}  {path}")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -305,6 +305,12 @@ RAW_TEXT = r"\b[TKRC]-\d+\b|\b(title|hand|show|play|give|bid|contract|trump|orde
            r"\b(phases|act|prompts|contracts|do|wait|rules|errors|titles)\.[a-z]|\baside\b|\bundefined\b|\bnull\b|\bNaN\b"
 
 
+def client_module(name: str) -> str:
+    """A JS expression importing the client's module ``name`` ("history.js") from where the
+    page loaded its own (the build prefix, app/static.py): the page's module instance."""
+    return f"import(new URL({name!r}, document.querySelector('script[type=module][src]').src).href)"
+
+
 def visible_text(page, selector: str = "body") -> str:
     return page.evaluate("(sel) => document.querySelector(sel).innerText", selector)
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from .helpers import WsTable, call, drive, play_whole_match_over_api, registered
+from .helpers import WsTable, call, client_module, drive, play_whole_match_over_api, registered
 from .lobby_helpers import SIZES, as_player, no_raw_ids, no_sideways_overflow, player, room_with
 
 _match: dict = {}
@@ -143,7 +143,7 @@ def test_history_panel_over_the_table_keeps_the_live_connection(server, new_page
     page.locator("#status[data-status=online]").wait_for(state="attached")
     page.locator(".felt").wait_for()
     # the table (another module) opens History through this one call
-    page.evaluate(f"() => import('/js/history.js').then((m) => m.openHistoryPanel({match_id!r}))")
+    page.evaluate(f"() => {client_module('history.js')}.then((m) => m.openHistoryPanel({match_id!r}))")
     panel = page.locator("[data-role=history-panel]")
     panel.locator(".replay .replay-board").wait_for()
     assert page.url.endswith(f"/room/{room}")  # no navigation: the room page is still there

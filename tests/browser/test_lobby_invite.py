@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
-from .helpers import call, set_name
+from .helpers import call, client_module, set_name
 from .lobby_helpers import SIZES, as_player, no_raw_ids, no_sideways_overflow, player, room_with
 
 
@@ -103,7 +103,7 @@ def test_invite_panel_during_a_match_shows_link_and_seats(server, new_page, scre
     as_player(page, host)
     page.goto(server + room["invite_path"])
     page.locator(".felt").wait_for()
-    page.evaluate("() => import('/js/lobby.js').then((m) => m.openInvitePanel(window.kozyr.page.room))")
+    page.evaluate(f"() => {client_module('lobby.js')}.then((m) => m.openInvitePanel(window.kozyr.page.room))")
     panel = page.locator("[data-role=invite-panel]")
     panel.wait_for()
     assert panel.locator("[data-role=invite-link]").inner_text() == room["invite_url"]
