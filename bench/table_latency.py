@@ -119,7 +119,7 @@ def main() -> None:
                     card = action[5:]
                     for i, page in enumerate(pages):
                         if i != seat:
-                            page.wait_for_function(f"({SHOWN})(['{card}', {sent}]) !== null")
+                            page.wait_for_function(f"() => ({SHOWN})(['{card}', {sent}]) !== null")
                             delays.append(page.evaluate(SHOWN, [card, sent]) - sent)
                     played += 1
             for ctx in contexts:

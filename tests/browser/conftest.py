@@ -96,7 +96,9 @@ def new_page(browser):
 
     Each page records JavaScript dialogs in page.dialogs, page errors in page.errors and
     Content-Security-Policy violations in page.csp; a violation fails the test that made it
-    (after the test: every page of every browser test runs under the app's CSP)."""
+    (after the test: every page of every browser test runs under the app's CSP).  Under
+    that CSP (no 'unsafe-eval') page.wait_for_function takes a function, "() => ...": a
+    bare expression is eval'ed by Playwright on each poll, which the CSP refuses."""
     contexts = []
     pages = []
 

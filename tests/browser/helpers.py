@@ -65,7 +65,7 @@ def join_room(page: Page, invite: str, name: str) -> int:
 def start(host: Page) -> None:
     button = host.locator("[data-role=start]")
     button.wait_for()
-    host.wait_for_function("!document.querySelector('[data-role=start]').disabled")
+    host.wait_for_function("() => !document.querySelector('[data-role=start]').disabled")
     button.click()
 
 

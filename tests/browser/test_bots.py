@@ -83,7 +83,7 @@ def test_takeover_a_bot_plays_for_the_host_who_waits(server, new_page, screensho
     assert form.locator("input[name=takeover_seconds]").input_value() == "30"
     form.locator("input[name=takeover_seconds]").fill("1")
     form.locator("button[type=submit]").click()
-    host.wait_for_function("window.kozyr.page.room.takeover_seconds === 1")
+    host.wait_for_function("() => window.kozyr.page.room.takeover_seconds === 1")
     start(host)
     host.locator(".felt").wait_for()
     # the host does nothing: once its turn has waited a second, a bot plays for it, and says so

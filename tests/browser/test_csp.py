@@ -42,7 +42,7 @@ def test_the_watch_sees_a_violation(server, new_page):
     page.locator("[data-role=name-form]").wait_for()
     page.evaluate("document.querySelector('main').setAttribute('style', 'outline: 3px solid red')")
     page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1'; document.body.append(s); }")
-    page.wait_for_function("document.querySelector('main').getAttribute('style') !== null")
+    page.wait_for_function("() => document.querySelector('main').getAttribute('style') !== null")
     page.wait_for_timeout(300)
     assert page.evaluate("getComputedStyle(document.querySelector('main')).outlineStyle") != "solid"
     assert page.evaluate("window.ran") is None
@@ -102,14 +102,14 @@ def test_a_table_in_play_under_the_csp(server, new_page, scene):
             page.locator("[data-role=open-invite]").click()
             qr = page.locator("img[data-role=invite-qr]")
             qr.wait_for()
-            page.wait_for_function("document.querySelector('img[data-role=invite-qr]').naturalWidth > 0")
+            page.wait_for_function("() => document.querySelector('img[data-role=invite-qr]').naturalWidth > 0")
             page.keyboard.press("Escape")
             page.wait_for_timeout(300)
             clean(page, console)
         if scene == "thousand-give-chooser":  # one action sent by clicking: the next view comes
             version = page.evaluate("Number(document.querySelector('.felt').dataset.version)")
             page.locator("[data-role=chooser] [data-action]").first.click()
-            page.wait_for_function(f"Number(document.querySelector('.felt').dataset.version) > {version}")
+            page.wait_for_function(f"() => Number(document.querySelector('.felt').dataset.version) > {version}")
             page.wait_for_timeout(300)
             clean(page, console)
     finally:
@@ -132,7 +132,7 @@ def test_player_page_history_and_sign_in_qr_under_the_csp(server, new_page):
     page.goto(f"{server}/#/player")
     page.locator(".rating-chart svg.chart polyline").wait_for()
     page.locator("#new-sign-in-link").click()
-    page.wait_for_function("(document.querySelector('img.signin-qr') || {}).naturalWidth > 0")  # a data: SVG
+    page.wait_for_function("() => (document.querySelector('img.signin-qr') || {}).naturalWidth > 0")  # a data: SVG
     page.goto(f"{server}/#/match/{match_id}")
     page.locator("[data-role=step]").first.wait_for()
     page.locator("[data-role=forward]").first.click()

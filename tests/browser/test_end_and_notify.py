@@ -62,10 +62,10 @@ def test_a_call_becomes_a_browser_notification_once_allowed(server, new_page):
     toggle.wait_for()
     assert page.evaluate("window.isSecureContext") and toggle.is_enabled() and not toggle.is_checked()
     toggle.check()
-    page.wait_for_function("localStorage.getItem('kozyr.notify_calls') === 'on'")
+    page.wait_for_function("() => localStorage.getItem('kozyr.notify_calls') === 'on'")
     assert page.evaluate("window.__notes.length") == 0
     call(server, "POST", f"/api/rooms/{code}/again", players[0]["token"])
-    page.wait_for_function("window.__notes.length === 1", timeout=10000)
+    page.wait_for_function("() => window.__notes.length === 1", timeout=10000)
     note = page.evaluate("window.__notes[0]")
     assert "Анна" in note["body"] and note["title"]
     page.wait_for_timeout(900)  # a few more looks: the same call is not notified twice

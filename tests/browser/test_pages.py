@@ -96,7 +96,7 @@ def test_language_follows_the_browser_and_can_be_switched(new_page, server, lang
     assert page.locator("[data-role=name-form] button").inner_text() == word
     page.locator("#lang").select_option("ru" if lang != "ru" else "pl")
     expected = "Сохранить" if lang != "ru" else "Zapisz"
-    page.wait_for_function(f"document.querySelector('[data-role=name-form] button').textContent === {json.dumps(expected)}")
+    page.wait_for_function(f"() => document.querySelector('[data-role=name-form] button').textContent === {json.dumps(expected)}")
 
 
 def test_reconnects_after_a_drop_and_resumes(server, new_page):
@@ -118,7 +118,7 @@ def test_reconnects_after_a_drop_and_resumes(server, new_page):
     mover = host if host.locator(".felt").get_attribute("data-my-turn") == "true" else guest
     mover.locator(".controls [data-action]").first.click()
     for p in (host, guest):
-        p.wait_for_function(f"Number(document.querySelector('.felt').dataset.version) > {version}")
+        p.wait_for_function(f"() => Number(document.querySelector('.felt').dataset.version) > {version}")
     # someone else following the invite link now watches: no hand, no controls
     watcher = new_page()
     watcher.goto(invite)
@@ -162,7 +162,7 @@ def test_match_over_then_rematch(server, new_page):
         p.locator(".lobby a[href^='#/match/']").wait_for()
     host.locator("[data-role=rematch]").click()
     for p in (host, *guests):
-        p.wait_for_function("document.querySelector('.felt') && document.querySelector('.felt').dataset.deal === '1'"
+        p.wait_for_function("() => document.querySelector('.felt') && document.querySelector('.felt').dataset.deal === '1'"
                             " && !document.querySelector('[data-role=match-over]')")
     room = call(server, "GET", f"/api/rooms/{code}")
     assert room["match"]["number"] == 2 and room["status"] == "playing"

@@ -81,7 +81,7 @@ def test_decision_is_a_control(server, new_page, screenshots, variant, seats, ph
             page.locator("[data-role=confirm-yes]").click()
     else:
         Player(page).move(st)
-    page.wait_for_function(f"Number(document.querySelector('.felt').dataset.version) > {st['version']}")
+    page.wait_for_function(f"() => Number(document.querySelector('.felt').dataset.version) > {st['version']}")
     assert not page.errors and page.dialogs == []
 
 

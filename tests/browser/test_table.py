@@ -62,7 +62,7 @@ def test_own_hand_fits_and_no_raw_ids(server, new_page, family, size):
         assert len(tops) <= 2, tops  # (the playable cards are not raised at rest; dimmed ones sit 6 px lower)
         for lang in ("ru", "pl", "en"):
             page.locator("#lang").select_option(lang)
-            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             assert _raw_ids(page) == [], (lang, _raw_ids(page))
         if size == "phone":
             page.locator("[data-role=open-scores]").click()
@@ -129,7 +129,7 @@ def test_finished_trick_is_held_with_the_winner_named(server, new_page):
         table.act(last, "play:" + card)
         winner = table.view["last_trick"]["winner"]
         for w, page in zip(watchers, pages, strict=True):
-            page.wait_for_function("window.trickLog.length >= 2", timeout=5000)
+            page.wait_for_function("() => window.trickLog.length >= 2", timeout=5000)
             log = page.evaluate("window.trickLog")
             assert log[0]["shown"] and not log[1]["shown"]
             assert log[1]["at"] - log[0]["at"] >= 700, log
@@ -201,7 +201,7 @@ def test_throw_in_needs_two_clicks(server, new_page):
         page.wait_for_timeout(300)
         assert page.locator(".felt").get_attribute("data-version") == str(version)  # nothing sent yet
         page.locator("[data-role=confirm-yes]").click()
-        page.wait_for_function(f"Number(document.querySelector('.felt').dataset.version) > {version}")
+        page.wait_for_function(f"() => Number(document.querySelector('.felt').dataset.version) > {version}")
         assert not page.errors, page.errors
 
 
@@ -228,7 +228,7 @@ def test_prompts_say_what_to_do_and_what_others_wait_for(server, new_page):
         assert targets == [(seat + 1) % 3, (seat + 2) % 3]
         # a language switch re-translates every panel: prompt, help, chat
         me.locator("#lang").select_option("en")
-        me.wait_for_function("document.documentElement.lang === 'en'")
+        me.wait_for_function("() => document.documentElement.lang === 'en'")
         assert me.locator("[data-role=prompt]").inner_text().startswith("Give one card to each opponent")
         assert "talon" in me.locator("[data-role=help-text]").inner_text()
         assert me.locator(".chat h2").inner_text() == "Chat"
@@ -309,7 +309,7 @@ def test_three_bots_have_three_names(server, new_page):
     shown = page.locator(".opponents .seat .pname").all_inner_texts()
     assert len(set(shown)) == 3 and set(shown) <= {"Вася", "Петя", "Коля"}, shown
     page.locator("#lang").select_option("pl")
-    page.wait_for_function("document.documentElement.lang === 'pl'")
+    page.wait_for_function("() => document.documentElement.lang === 'pl'")
     shown = page.locator(".opponents .seat .pname").all_inner_texts()
     assert set(shown) <= {"Jaś", "Staś", "Franek"} and len(set(shown)) == 3, shown
     assert not page.errors, page.errors
@@ -352,7 +352,7 @@ def test_no_raw_ids_in_any_phase(server, new_page, scene):
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
         for lang in ("ru", "pl", "en"):
             page.locator("#lang").select_option(lang)
-            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             assert _raw_ids(page) == [], (lang, _raw_ids(page))
         assert page.locator("[data-role=prompt]").inner_text().strip()
         assert no_sideways_overflow(page)
