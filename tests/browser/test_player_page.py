@@ -186,7 +186,7 @@ def test_sign_a_device_out_from_the_devices_list(server, new_page, screenshots, 
     laptop.locator(".player-devices").screenshot(path=str(screenshots / f"player-devices-{lang}-desktop.png"))
 
     rows.nth(1).locator("button[data-role=sign-out]").click()  # the phone: the second device
-    laptop.wait_for_function("document.querySelectorAll('[data-role=devices] li.device').length === 3")
+    laptop.wait_for_function("() => document.querySelectorAll('[data-role=devices] li.device').length === 3")
     with pytest.raises(urllib.error.HTTPError) as refused:
         call(server, "GET", "/api/players/me", phone_player["token"])
     assert refused.value.code == 401
@@ -198,7 +198,7 @@ def test_sign_a_device_out_from_the_devices_list(server, new_page, screenshots, 
     assert stored is None or stored["id"] != laptop_player["id"]  # no longer that player
 
     laptop.locator("button[data-role=sign-out-others]").click()
-    laptop.wait_for_function("document.querySelectorAll('[data-role=devices] li.device').length === 1")
+    laptop.wait_for_function("() => document.querySelectorAll('[data-role=devices] li.device').length === 1")
     for device in (tablet_player, old_player):
         with pytest.raises(urllib.error.HTTPError):
             call(server, "GET", "/api/players/me", device["token"])
