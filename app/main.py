@@ -90,8 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the client at /, the invite link /room/{code}, its assets under /v/<build>/
     app.state.static = StaticSite(STATIC)
     app.mount("/", app.state.static.router(), name="static")
-    app.add_middleware(SecurityHeaders, docs={url for url in (app.docs_url, app.redoc_url,
-                                                              app.swagger_ui_oauth2_redirect_url) if url})
+    # FastAPI's docs pages (only those it serves) get their own CSP
+    swagger = (app.docs_url, app.swagger_ui_oauth2_redirect_url) if app.docs_url else ()
+    app.add_middleware(SecurityHeaders, docs={url for url in (*swagger, app.redoc_url) if url})
     return app
 
 

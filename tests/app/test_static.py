@@ -16,6 +16,7 @@ import pytest
 from app.main import STATIC
 from app.static import IMMUTABLE, REVALIDATE, StaticSite, accepts_gzip
 
+from .conftest import serve
 from .helpers import connect, make_room
 
 PAGES = ["/", "/room/ABCD", "/room/zz99"]
@@ -214,6 +215,14 @@ def test_the_docs_have_their_own_policy(client):
     assert "https://cdn.jsdelivr.net" in policy and "frame-ancestors 'none'" in policy
     assert docs.headers["x-content-type-options"] == "nosniff"
     assert "cdn.jsdelivr.net" not in client.get("/openapi.json").headers["content-security-policy"]
+    assert "unsafe-inline" in client.get("/redoc").headers["content-security-policy"]
+
+
+def test_without_the_docs_their_paths_get_the_strict_policy(tmp_path):
+    with serve(f"sqlite:///{tmp_path / 'kozyr.db'}", docs=False) as c:
+        for path in ("/docs", "/redoc", "/docs/oauth2-redirect"):
+            r = c.get(path)
+            assert r.status_code == 404 and "cdn.jsdelivr.net" not in r.headers["content-security-policy"]
 
 
 def test_websockets_are_neither_compressed_nor_touched(client):
