@@ -7,6 +7,7 @@ send); :class:`Card` is the value object for people and tests that want one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -65,6 +66,24 @@ def hand_order(strength: dict[str, int]) -> dict[str, tuple[int, int]]:
     ♠ ♣ ♦ ♥, then high to low within a suit (the view's order).  A match keeps it and
     sorts by a table lookup, not a function call per card."""
     return {c: (SUIT_ORDER[c[1]], -s) for c, s in strength.items()}
+
+
+_WORDS = re.compile(r"[^0-9A-Za-z?]+")
+
+
+def cards_in(value: object, into: set[str] | None = None) -> set[str]:
+    """Every card code anywhere in plain data (a view, an action): strings are split
+    at punctuation (``show:JS,9S`` holds JS and 9S; ``give:??>2`` holds none)."""
+    out = set() if into is None else into
+    if isinstance(value, str):
+        out.update(t for t in _WORDS.split(value) if is_card(t))
+    elif isinstance(value, dict):
+        for v in value.values():
+            cards_in(v, out)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            cards_in(v, out)
+    return out
 
 
 def parse_cards(text: str) -> list[str]:

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .actions import _CACHE as _PARSED
 from .actions import Action, LogEntry
-from .cards import hand_order, is_card
+from .cards import cards_in, hand_order, is_card
 
 
 class IllegalAction(ValueError):
@@ -392,6 +392,9 @@ class Match:
     #: Kinds of actions (the part before ":") that a page confirms before sending:
     #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
     confirm_kinds: frozenset[str] = frozenset()
+    #: Kinds of actions never taken back, each with why (``take_back_refusal``): what
+    #: they reveal or commit to is not in the views' cards.
+    take_back_never: ClassVar[dict[str, str]] = {}
     _hand_order: dict[str, tuple[int, int]] | None = None  # _sorted's keys, made at its first call
     _record_end = False  # deal_positions: keep the positions as a deal ends
     _end_positions: dict | None = None
@@ -715,6 +718,36 @@ class Match:
         for seat, action in self.actions:
             twin.apply(seat, action)
         return twin
+
+    def take_back_refusal(self) -> str | None:
+        """Why the last action may not be taken back (None: it may).  A take-back may
+        hide only what every seat saw anyway (rule C-5): it is refused once the match
+        is over, for a kind the family never takes back (``take_back_never``: a blind
+        call, a redeal demanded, a marriage declared), for an action that ended a deal
+        (its score is written), and for an action after which some seat's view holds
+        a card it did not hold before, other than a card of the action now face up on
+        the trick (a talon shown, a card given face down, the next hand dealt).  The
+        state before the action is rebuilt from the seed and the log (``replay``)."""
+        if not self.actions:
+            return "there is no action to take back"
+        if self.over:
+            return "the match is over"
+        seat, text = self.actions[-1]
+        why = self.take_back_never.get(text.partition(":")[0])
+        if why is not None:
+            return why
+        before = self._fresh()
+        for s, a in self.actions[:-1]:
+            before.apply_unchecked(s, a)
+        if len(before._history) != len(self._history):
+            return "an action that ended a deal cannot be taken back"
+        named = cards_in(text)
+        for s in range(self.seats):
+            after = self.view(s)
+            on_table = named & cards_in([after["trick"], after["last_trick"]])
+            if cards_in(after) - cards_in(before.view(s)) - on_table:
+                return "that action showed cards to another seat; they cannot be unseen"
+        return None
 
     def deal_positions(self, deal: int) -> dict:
         """Where every card lay at each step of a finished deal (public, rule C-5).

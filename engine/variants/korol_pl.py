@@ -31,6 +31,7 @@ class KrolPlMatch(KorolMatch):
     """A match of the Polish Król."""
 
     confirm_kinds = frozenset({"strike"})  # rule R-42: a redeal demanded
+    take_back_never: ClassVar[dict[str, str]] = {"strike": "a strike cannot be taken back"}  # R-42
 
     STAGES: ClassVar[dict[str, Stage]] = {
         **KorolMatch.STAGES,

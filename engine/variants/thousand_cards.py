@@ -19,6 +19,9 @@ RANK_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # rule T-2
 CARD_POINTS = {c: RANK_POINTS[c[0]] for c in DECK}
 MARRIAGE_VALUE = {"H": 100, "D": 80, "C": 60, "S": 40}  # rule T-3
 BASE_CAP = 120  # rule T-10
+#: Why a declared marriage is never taken back (``Match.take_back_never``): leading its K
+#: or Q as a marriage showed that the partner card is in the hand (rule T-23).
+MARRIAGE_SHOWN = "a marriage declared showed where its partner card is; it cannot be unseen"
 SUIT_CARDS = {s: frozenset(c for c in DECK if c[1] == s) for s in "SCDH"}
 
 NEAR_850 = 850  # rules T-13, T-27: "the 850 stays 850 whatever the goal"

@@ -30,6 +30,7 @@ from . import thousand_hidden, thousand_modern_hidden, thousand_modern_play, tho
 from .thousand_cards import (
     BASE_CAP,
     DECK,
+    MARRIAGE_SHOWN,
     MARRIAGE_VALUE,
     STRENGTH,
     card_points,
@@ -66,6 +67,10 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     strength = STRENGTH
     deck = DECK
     confirm_kinds = frozenset({"writeoff", "strike", "blind"})  # M-14, M-6, M-13, M-5
+    take_back_never: ClassVar[dict[str, str]] = {
+        "blind": "a blind call cannot be taken back",  # M-5: made before the cards are seen
+        "strike": "a strike cannot be taken back",  # M-6, M-13: the others answered it
+        "marriage": MARRIAGE_SHOWN}  # M-16, T-23
     STAGES: ClassVar[dict[str, Stage]] = {
         "opening": Stage("bidding", "_legal_opening", _CALLS),  # M-5
         "strike": Stage("strike", "_legal_strike", {"strike": "_do_strike",

@@ -14,6 +14,7 @@ from ..tricks import FollowRule
 from .thousand_cards import (
     ALL_NINES,
     FINE_AT_850,
+    MARRIAGE_SHOWN,
     MARRIAGE_VALUE,
     NEAR_850,
     REFUSAL_GAIN,
@@ -31,6 +32,7 @@ class ThousandPlay(Match):
     QUIT: ClassVar[str]  # "throw" (T-15) or "refuse" (T-18)
     FOLLOW: ClassVar[FollowRule]  # rules T-21, T-22
     FINES_AT_850: ClassVar[bool] = True  # rule T-27 (not in 1001)
+    take_back_never: ClassVar[dict[str, str]] = {"marriage": MARRIAGE_SHOWN}  # rule T-23
 
     # -- across deals ---------------------------------------------------------------
     hand_size: int
