@@ -69,6 +69,7 @@ def hand_order(strength: dict[str, int]) -> dict[str, tuple[int, int]]:
 
 
 _WORDS = re.compile(r"[^0-9A-Za-z?]+")
+_SPLIT = re.compile(r"([^0-9A-Za-z?]+)")
 
 
 def cards_in(value: object, into: set[str] | None = None) -> set[str]:
@@ -84,6 +85,13 @@ def cards_in(value: object, into: set[str] | None = None) -> set[str]:
         for v in value:
             cards_in(v, out)
     return out
+
+
+def masked(text: str) -> str:
+    """``text`` with every card code written ``??`` (how a seat that was not shown
+    them reads it, rule C-5): ``give:QS>2`` -> ``give:??>2``."""
+    parts = _SPLIT.split(text)  # words at the even places, the punctuation between them at the odd
+    return "".join("??" if i % 2 == 0 and is_card(p) else p for i, p in enumerate(parts))
 
 
 def parse_cards(text: str) -> list[str]:

@@ -20,6 +20,7 @@ import logging
 import secrets
 from contextlib import suppress
 
+from engine import Action
 from engine.bots import make_bot
 
 from ..db import store
@@ -281,8 +282,13 @@ class BotRunner:
 
 def trick_just_taken(engine) -> bool:
     """The last action played the last card of a trick (the table holds that trick for a
-    moment: a bot about to lead waits ``bot_trick_pause`` more)."""
-    if not engine.actions or not engine.actions[-1][1].startswith(("play:", "marriage:")):
+    moment: a bot about to lead waits ``bot_trick_pause`` more): the table is empty and
+    the view's ``last_trick`` ends with that very card of that seat."""
+    if not engine.actions:
         return False
     view = engine.view(None)
-    return not view.get("trick") and bool(view.get("last_trick"))
+    last = view.get("last_trick")
+    if view.get("trick") or not last:
+        return False
+    seat, action = engine.actions[-1]
+    return [seat, Action.parse(action).card] == list(last["cards"][-1])

@@ -42,11 +42,16 @@ UNDO = "undo:"
 ABANDON = "abandon"
 
 
+def is_undo(action: str) -> bool:
+    """Is ``action`` written as a take-back entry (``undo:...``, well formed or not)?"""
+    return action.startswith(UNDO)
+
+
 def undone_target(action: str) -> int | None:
-    """The seq an ``undo:<seq>`` entry undoes (None: an ordinary action)."""
-    if not action.startswith(UNDO):
-        return None
-    return int(action[len(UNDO):])
+    """The seq an ``undo:<seq>`` entry undoes (None: not a take-back entry; a client's
+    ``undo:x`` too, which MatchLoop.submit refuses before anything reads it)."""
+    seq = action[len(UNDO):] if action.startswith(UNDO) else ""
+    return int(seq) if seq.isascii() and seq.isdigit() and len(seq) <= 18 else None
 
 
 def played_log(rows: list) -> list:
@@ -408,12 +413,11 @@ class LiveMatch:
             self.acks[(pending.seat, pending.client_id)] = pending.seq
 
     def _rows_may_have_changed(self) -> bool:
-        # scoresheet() / role_table() copy every row; look at the base class's list
-        # length first when it is there (a new row means a deal ended).
-        sheet = getattr(self.engine, "_scoresheet", None)
-        if not isinstance(sheet, list):
-            return True
-        return len(sheet) != self.saved_scores  # role-table rows also come at a deal's end
+        # scoresheet() / role_table() copy every row; the public part of this moment's
+        # views holds the scoresheet too, copied once (only new rows) and kept for the
+        # views that are sent next (a new row means a deal ended; role-table rows also
+        # come at a deal's end).
+        return len(self.engine.view_parts(None)[0]["scoresheet"]) != self.saved_scores
 
     # -- views ------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from engine import IllegalAction
 from .. import protocol as p
 from .hub import Conn, dumps
 from .journal import GroupCommitJournal, journal_for
-from .live import Duplicate, LiveMatch, Stale, parts_delta, parts_json, undone_target
+from .live import Duplicate, LiveMatch, Stale, is_undo, parts_delta, parts_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
@@ -111,7 +111,7 @@ class MatchLoop:
         async with live.lock:
             if still is not None and not still():
                 return None
-            if not takeback and undone_target(action) is not None:
+            if not takeback and is_undo(action):  # undo:<anything> from a client: never parsed
                 refuse(p.ILLEGAL, "a take-back is asked with the takeback message")
                 return None
             if not takeback and live.takeback is not None:

@@ -10,24 +10,21 @@ own entry ``undo:<seq>`` through the one path of an action (MatchLoop.submit),
 which raises the version; every rebuild from the log skips undone actions
 (live.played_log).
 
-What may be taken back is decided generically, from the engine's views: not
-across a deal's end, not a blind call or a strike, and not an action after
-which some seat's view holds a card it did not hold before — other than a card
-of the action put face up on the trick (everybody saw it; taking it back hides
-nothing else)."""
+What may be taken back is the engine's decision (``Match.take_back_refusal``:
+not across a deal's end, not a kind its family never takes back, not an action
+that showed some seat a card); the server adds only who may ask and when."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from anyio import to_thread
 
-from engine.cards import is_card
+from engine.cards import masked
 
 from .. import protocol as p
 from .hub import Conn
@@ -37,10 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .service import Kozyr
 
 log = logging.getLogger("kozyr.takeback")
-
-#: Action kinds never taken back: they commit a seat to something it chose blind
-#: (a blind call) or end what others answered (a strike).
-NEVER = frozenset({"blind", "strike"})
 
 
 class Refused(Exception):
@@ -68,24 +61,6 @@ class Request:
                 "expires_in": round(max(0.0, self.deadline - time.monotonic()), 1)}
 
 
-def _cards(value: object, into: set[str]) -> set[str]:
-    """Every card code anywhere in a view (strings split on punctuation: ``show:JS,9S``)."""
-    if isinstance(value, str):
-        into.update(t for t in re.split(r"[^0-9A-Za-z?]+", value) if is_card(t))
-    elif isinstance(value, dict):
-        for v in value.values():
-            _cards(v, into)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            _cards(v, into)
-    return into
-
-
-def masked(action: str) -> str:
-    """Every card of an action written ``??`` (as a seat that did not see them reads it)."""
-    return re.sub(r"(?<![0-9A-Za-z])[6789TJQKA][SCDH](?![0-9A-Za-z])", "??", action)
-
-
 def seen_action(live: LiveMatch, viewer: int | None, seat: int, action: str) -> str:
     """The last action (of ``seat``) as ``viewer``'s view logs it; face-down cards stay hidden
     (rule C-5): a request never tells a seat more than the action showed it."""
@@ -93,10 +68,6 @@ def seen_action(live: LiveMatch, viewer: int | None, seat: int, action: str) -> 
     if log_ and log_[-1][0] == seat and isinstance(log_[-1][1], str):
         return log_[-1][1]
     return action if viewer == seat else masked(action)
-
-
-def _face_up(view: dict) -> set[str]:
-    return _cards([view.get("trick"), view.get("last_trick")], set())
 
 
 def refusal(live: LiveMatch, seat: int | None, room: dict | None) -> str | None:
@@ -115,19 +86,7 @@ def refusal(live: LiveMatch, seat: int | None, room: dict | None) -> str | None:
         return "there is no action to take back"
     if last.seat != seat:
         return f"the last action is seat {last.seat}'s; you can take back only your own"
-    if last.action.split(":", 1)[0] in NEVER:
-        return "a blind call or a strike cannot be taken back"
-    now = live.engine
-    before = live.rebuilt(live.log[:-1])
-    if len(before.history()) != len(now.history()) or now.is_over():
-        return "an action that ended a deal cannot be taken back"
-    named = _cards(last.action, set())
-    for s in range(live.seat_count):
-        after_view = now.view(s)
-        new = _cards(after_view, set()) - _cards(before.view(s), set()) - (named & _face_up(after_view))
-        if new:
-            return "that action showed cards to another seat; they cannot be unseen"
-    return None
+    return live.engine.take_back_refusal()  # the rules' part: what the action showed or ended
 
 
 class Takebacks:

@@ -205,7 +205,7 @@ def test_takeback_bots_count_as_agreeing(client, kozyr):
 
 
 def test_takeback_messages_hide_face_down_cards_C5():
-    from app.rooms.takeback import masked
+    from engine.cards import masked
     assert masked("give:9S>2") == "give:??>2"
     assert masked("discard:9S,TH") == "discard:??,??"
     assert masked("bid:120") == "bid:120" and masked("pass") == "pass"
@@ -244,3 +244,27 @@ def test_history_marks_takebacks_in_the_replay_and_positions_follow_played_log(c
         assert v0 not in {r.seq for r in kept} and v1 not in {r.seq for r in kept}
         assert steps == [(r.seat, r.action) for r in kept][:len(steps)]
         assert len(steps) == len(detail["deals"][0]["actions"])
+
+
+def test_undo_written_by_a_client_is_refused_and_changes_nothing_C6(client, kozyr):
+    """``undo:`` entries are the server's own (an agreed take-back): a client's action
+    ``undo:x`` (or any ``undo:...``) is answered ``illegal`` with a reason; the socket
+    stays, the match and the log do not move, and the seat plays on."""
+    with ExitStack() as stack:
+        room, _, clients = _table(client, stack, seed=10)
+        seat, action, v0 = _first_move(clients)
+        live = kozyr.live[room["match"]["id"]]
+        views = [live.view(s) for s in range(3)]
+        for n, bad in enumerate(["undo:x", "undo:", "undo:-1", f"undo:{v0 - 1}", "undo:" + "9" * 40,
+                                 "undo:1e3", "undo:٣"]):
+            clients[seat].act(bad, f"u{n}", v0)
+            err, got = clients[seat].recv_until(lambda m: m["type"] in ("error", "ack"))
+            assert err["type"] == "error" and err["code"] == "illegal", err
+            assert err["client_id"] == f"u{n}" and "takeback" in err["message"]
+            assert not [m for m in got if m["type"] == "view"]
+        assert live.version == v0 and [live.view(s) for s in range(3)] == views
+        assert LiveMatch.load(kozyr.db, live.id).version == v0  # nothing logged
+        clients[seat].send({"type": "ping", "nonce": 1})
+        pong, _ = clients[seat].recv_until(lambda m: m["type"] == "pong")
+        assert pong["nonce"] == 1  # the socket is still open
+        act_and_wait(clients, seat, action, v0)  # and the seat plays on
