@@ -6,6 +6,7 @@ conventional ``DATABASE_URL`` and ``REDIS_URL`` read as such.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from pydantic import AliasChoices, Field
@@ -60,7 +61,7 @@ class Settings(BaseSettings):
     room_lookup_per_minute: float = 10.0  # ... refilled at this rate (then 429 rate_limited)
     token_cache_seconds: float = 30.0  # a websocket join remembers a token's player this long
     hello_timeout: float = 10.0  # seconds to wait for the first message without ?token=
-    history_cache: int = 64  # finished matches kept replayed in memory
+    history_cache: int = 64  # matches kept replayed for history (app/rooms/replays.py)
     gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector
     gc_pace_ms: float = 100.0  # the loop collects the young and middle generations this often (app/gcpace.py); 0: CPython's counts
     gc_full_seconds: float = 600.0  # ... and every generation this often (0: only CPython's own trigger)
@@ -83,6 +84,9 @@ class Settings(BaseSettings):
     # Name + passphrase sign-in (argon2id; the defaults are argon2-cffi's, RFC 9106 low memory)
     passphrase_time_cost: int = 3
     passphrase_memory_kib: int = 65536
+    # Threads of their own for argon2 (app/hashing.py; argon2-cffi releases the GIL while it
+    # hashes): each hash holds passphrase_memory_kib; more sign-ins at once wait their turn
+    hash_threads: int = Field(1, ge=1)
     passphrase_tries: int = 5  # wrong passphrases in a row for one name before it is locked ...
     passphrase_lock_seconds: float = 30.0  # ... this long, doubled for each further wrong one (at most 1 hour)
 
@@ -97,6 +101,9 @@ class Settings(BaseSettings):
     # held with its taker (the table holds it 1.2 s); only when bot_delay > 0
     bot_trick_pause: float = 1.2
     bot_think_ms: float = 800  # the strong bot's time budget per action
+    # Worker processes for strong bots' thinking (app/rooms/botpool.py), started with the
+    # first strong decision; default: one per two cores (the event loop keeps the other)
+    bot_processes: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2), ge=1)
     takeover_level: str = "basic"  # the bot that plays for a player past the turn timeout
     turn_timeout: float = 0.0  # default of a new room's takeover_seconds; 0: no takeover
     takeback_seconds: float = 30.0  # an open take-back request expires after this long

@@ -11,8 +11,6 @@ from datetime import timedelta
 from typing import Annotated
 
 import segno
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Header, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, field_validator
@@ -130,25 +128,13 @@ class PassphraseState(BaseModel):
     updated_at: str
 
 
-def hasher(request: Request) -> PasswordHasher:
-    """The application's argon2id hasher (its costs from Settings)."""
-    state = request.app.state
-    if getattr(state, "passphrase_hasher", None) is None:
-        settings = state.kozyr.settings
-        state.passphrase_hasher = PasswordHasher(time_cost=settings.passphrase_time_cost,
-                                                 memory_cost=settings.passphrase_memory_kib)
-        state.passphrase_dummy = state.passphrase_hasher.hash("not anybody's passphrase")
-    return state.passphrase_hasher
-
-
 @router.put("/api/players/me/passphrase", response_model=PassphraseState)
-async def set_passphrase(body: PassphraseIn, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+async def set_passphrase(body: PassphraseIn, player: PlayerDep, kozyr: KozyrDep) -> dict:
     """Sign in elsewhere by this name and passphrase (replaces the old ones); 409
     ``login_taken`` if another player has the name."""
-    ph = hasher(request)
+    digest = await kozyr.hashing.hash(body.passphrase)  # on threads of its own (app/hashing.py)
 
     def save() -> dict:
-        digest = ph.hash(body.passphrase)  # outside the transaction: it takes a while on purpose
         with kozyr.db.write() as s:
             return accounts.set_passphrase(s, player.id, body.login, digest)
     return await run_in_threadpool(save)
@@ -180,27 +166,24 @@ async def sign_in_by_passphrase(body: PassphraseSignIn, kozyr: KozyrDep, request
     or while the name is locked (``KOZYR_PASSPHRASE_TRIES`` wrong in a row)."""
     limits, addr = guard(request), client_address(request)
     limits.check(addr)
-    ph, settings = hasher(request), kozyr.settings
+    settings = kozyr.settings
     lock = timedelta(seconds=settings.passphrase_lock_seconds)
 
-    def attempt() -> dict:
+    def claim() -> tuple[int, str] | None:
         with kozyr.db.write() as s:  # counted before the check (accounts.claim_attempt)
-            claimed = accounts.claim_attempt(s, body.login, settings.passphrase_tries, lock)
-        digest = claimed[1] if claimed else request.app.state.passphrase_dummy
-        try:
-            ph.verify(digest, body.passphrase)
-            right = claimed is not None
-        except (VerificationError, InvalidHashError):
-            right = False
+            return accounts.claim_attempt(s, body.login, settings.passphrase_tries, lock)
+
+    def signed_in(player_id: int, renewed: str | None) -> dict:
+        with kozyr.db.write() as s:
+            token = accounts.passphrase_ok(s, player_id, renewed)
+            return {**accounts.player_public(s, player_id), "token": token}
+    try:
+        claimed = await run_in_threadpool(claim)
+        # argon2 on threads of its own (app/hashing.py); an unknown name takes as long
+        right, renewed = await kozyr.hashing.check(claimed[1] if claimed else None, body.passphrase)
         if not right or claimed is None:
             raise accounts.SignInRefused(accounts.REFUSED)
-        renewed = ph.hash(body.passphrase) if ph.check_needs_rehash(digest) else None
-        with kozyr.db.write() as s:
-            token = accounts.passphrase_ok(s, claimed[0], renewed)
-            who = accounts.player_public(s, claimed[0])
-        return {**who, "token": token}
-    try:
-        return await run_in_threadpool(attempt)
+        return await run_in_threadpool(signed_in, claimed[0], renewed)
     except accounts.SignInRefused:
         limits.miss(addr)
         raise

@@ -7,15 +7,16 @@ A bot is a player row of its own (one per level and slot 1..3, ``token_hash =
 to that), so seats, match_players, history and export treat it like anybody.
 Bots act through the people's path, ``MatchLoop.submit`` (loop.py): one asyncio
 task per match looks at ``to_act`` under the match's lock; when a bot is to act
-it waits ``bot_delay``, deep-copies the engine match under the lock, lets the
-bot think on the copy in a worker thread, and submits the action, applied only
-if the match is still at the version it thought about (else it looks again).
-The same task runs the turn clock and sends ``timer`` messages."""
+it waits ``bot_delay``, then decides: a ``random`` or ``basic`` bot at once, under
+the lock, from the seat's view of the live match (well under a millisecond); a
+``strong`` bot in a worker process (botpool.py), sent the match's log.  The action
+is submitted like a person's and applied only if the match is still at the version
+the bot decided on (else it looks again).  The same task runs the turn clock and
+sends ``timer`` messages."""
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import secrets
 from contextlib import suppress
@@ -24,6 +25,7 @@ from engine import Action
 from engine.bots import make_bot
 
 from ..db import store
+from .botpool import POOLED, BotPool, ask_for
 from .live import LiveMatch
 
 log = logging.getLogger("kozyr.bots")
@@ -76,6 +78,7 @@ class BotRunner:
         self.kozyr = kozyr
         self.tables: dict[str, Table] = {}
         self.stopped = False
+        self.pool = BotPool(kozyr.settings.bot_processes)  # where strong bots think
 
     # -- the loop ------------------------------------------------------------------
 
@@ -243,23 +246,22 @@ class BotRunner:
     def _bot(self, table: Table, seat: int, level: str):
         bot = table.bots.get((seat, level))
         if bot is None:
-            budget = {"ms": self.kozyr.settings.bot_think_ms} if level == "strong" else {}
-            bot = table.bots[(seat, level)] = make_bot(level, secrets.randbelow(2**31), **budget)
+            bot = table.bots[(seat, level)] = make_bot(level, secrets.randbelow(2**31))
         return bot
 
     async def _play(self, live: LiveMatch, table: Table, seat: int, version: int) -> None:
         k = self.kozyr
         level = table.levels.get(seat) or k.settings.takeover_level
-        bot = self._bot(table, seat, level)
-        async with live.lock:
-            if live.version != version or live.finished or not table.automatic(seat):
-                return
-            snapshot = copy.deepcopy(live.engine)  # the bot never touches the live match
         try:
-            if level == "random":
-                action = bot.act(snapshot, seat)
-            else:
-                action = await k.run(bot.act, snapshot, seat)
+            async with live.lock:
+                if live.version != version or live.finished or not table.automatic(seat):
+                    return
+                ask = (ask_for(live, seat, level, secrets.randbelow(2**31), k.settings.bot_think_ms)
+                       if level in POOLED else None)
+                if ask is None:  # cheap: here, from the seat's view (the bot reads nothing else)
+                    action = self._bot(table, seat, level).act(live.engine, seat)
+            if ask is not None:  # a worker process thinks; the match may move on meanwhile
+                action = await self.pool.decide(ask)
         except Exception:
             log.exception("match %s: the %s bot of seat %d failed", live.id, level, seat)
             await asyncio.sleep(1.0)
@@ -278,6 +280,7 @@ class BotRunner:
         for task in tasks:
             with suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.pool.stop()
 
 
 def trick_just_taken(engine) -> bool:

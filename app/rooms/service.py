@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -48,6 +47,7 @@ from ..db.errors import (
 from ..db.migrate import upgrade
 from ..db.session import Database
 from ..gcpace import GcPacer, freeze_startup
+from ..hashing import Hashing
 from ..limits import CodeGuard
 from ..metrics import Metrics
 from ..ratings import Ratings
@@ -55,8 +55,9 @@ from .abandon import Abandon
 from .bots import SLOTS, BotRunner, bot_name
 from .history import History
 from .hub import Conn, Hub
-from .live import ABANDON, LiveMatch, played_log
+from .live import ABANDON, LiveMatch
 from .loop import MatchLoop
+from .replays import ReplayCache
 from .takeback import Takebacks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -462,10 +463,12 @@ class Kozyr:
         self.ratings = Ratings(self)  # standings and ratings of finished matches (app/ratings.py)
         self.metrics = Metrics(self)  # /metrics (app/metrics.py)
         self.gc = GcPacer(settings.gc_pace_ms / 1000, settings.gc_full_seconds)  # app/gcpace.py
+        # argon2 on threads of its own, not the database's worker threads (app/hashing.py)
+        self.hashing = Hashing(settings.hash_threads, settings.passphrase_time_cost,
+                               settings.passphrase_memory_kib)
         self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
         self._token_reads: Coalescer[str, tuple[int, str]] = Coalescer(self._players_of_tokens)
-        self._replays: OrderedDict[str, object] = OrderedDict()
-        self._replay_lock = threading.Lock()  # the cache is used from worker threads
+        self._replays = ReplayCache(settings.history_cache)  # history's replays (replays.py)
 
     # -- life cycle -------------------------------------------------------------
 
@@ -527,6 +530,7 @@ class Kozyr:
             for conn in list(conns):
                 await conn.close()
         await self.matches.stop()
+        self.hashing.close()
         self.db.dispose()
 
     async def run(self, fn: Callable[..., T], *args) -> T:
@@ -647,24 +651,7 @@ class Kozyr:
     # -- history ------------------------------------------------------------------
 
     def replayed(self, row: m.Match, actions: list):
-        """An engine match rebuilt from the log (cached for finished matches)."""
-        key = f"{row.id}@{len(actions)}"
-        with self._replay_lock:
-            cached = self._replays.get(key)
-            if cached is not None:
-                self._replays.move_to_end(key)
-                return cached
-        match = find_variant(row.variant).new_match(
-            row.seat_count, seed=row.seed, options=row.options, first_dealer=row.first_dealer,
-            preset_deals=row.preset_deals)
-        for a in played_log(actions):  # take-backs skipped (app/rooms/live.py)
-            match.apply(a.seat, a.action)
-        if row.status == "finished":
-            with self._replay_lock:
-                self._replays[key] = match
-                while len(self._replays) > self.settings.history_cache:
-                    self._replays.popitem(last=False)
-        return match
-
+        """An engine match rebuilt from the log, kept per (match, version) (replays.py)."""
+        return self._replays.get(row, actions)
 
 utc = store.utc

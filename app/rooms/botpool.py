@@ -1,0 +1,151 @@
+"""Strong bots think in other processes (README "Where the work runs").
+
+A strong bot's decision is a search of up to ``bot_think_ms`` of CPU.  On a thread it
+would hold the GIL against the event loop and take one of the few worker threads that
+serve every room's database reads, so one busy table would slow everybody's joins and
+chat.  Its decisions go to a ``concurrent.futures.ProcessPoolExecutor`` instead:
+``bot_processes`` workers, start method ``spawn`` (a fresh interpreter each: nothing of
+the server's threads or sockets is inherited), started with the first strong decision
+(from a worker thread: a submit on the event loop never starts a process).
+
+A request (``Ask``) carries the match as the engine rebuilds it — variant, seats,
+seed, options, first dealer, presets and the played log (rule C-3) — a few KiB to
+pickle, against tens of KiB for the engine match itself.  Each worker keeps the
+matches it has replayed and applies only the actions logged since it last saw one,
+so a decision usually replays nothing.  The answer is only a proposal: the bot
+runner submits it through ``MatchLoop.submit`` at the version it asked about, where
+the engine checks it and a stale one (the match moved on) is dropped.
+
+This module imports only the engine and the standard library at the top: it is what
+every worker process imports."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine import find_variant
+from engine.bots import make_bot
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine import Match
+
+    from .live import LiveMatch
+
+log = logging.getLogger("kozyr.bots")
+
+#: Bot levels whose decisions go to the pool.  ``random`` and ``basic`` take 0.01-0.05 ms
+#: of CPU a decision (at most 0.34 ms over 18,000 decisions in every variant): less than
+#: sending them anywhere, so they decide on the event loop.
+POOLED = frozenset({"strong"})
+#: Matches a worker keeps replayed (the least recently asked about go first).
+KEPT_MATCHES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What a worker needs to decide for ``seat``: the match as its log rebuilds it."""
+
+    match_id: str
+    variant: str
+    seats: int
+    seed: int
+    options: dict | None
+    first_dealer: int | None
+    preset_deals: list | None
+    actions: list[tuple[int, str]]
+    seat: int
+    level: str
+    bot_seed: int
+    ms: float
+
+
+def ask_for(live: LiveMatch, seat: int, level: str, bot_seed: int, ms: float) -> Ask:
+    """(Under live.lock.)  The request for ``seat``'s next action in ``live`` now."""
+    return Ask(live.id, live.variant_id, live.seat_count, live.seed, live.options, live.first_dealer,
+               live.preset_deals, list(live.engine.actions), seat, level, bot_seed, ms)
+
+
+# -- in a worker process ---------------------------------------------------------------
+
+_kept: OrderedDict[str, Match] = OrderedDict()
+
+
+def _replayed(ask: Ask) -> Match:
+    """The match of ``ask``: a kept one brought up to date, or replayed from its seed."""
+    match = _kept.pop(ask.match_id, None)
+    done = 0 if match is None else len(match.actions)
+    if match is None or done > len(ask.actions) or match.actions != ask.actions[:done]:
+        match = find_variant(ask.variant).new_match(ask.seats, seed=ask.seed, options=ask.options,
+                                                    first_dealer=ask.first_dealer,
+                                                    preset_deals=ask.preset_deals)
+        done = 0  # a take-back, or a match this worker has not seen
+    for seat, action in ask.actions[done:]:
+        match.apply(seat, action)
+    _kept[ask.match_id] = match
+    while len(_kept) > KEPT_MATCHES:
+        _kept.popitem(last=False)
+    return match
+
+
+def think(ask: Ask) -> tuple[str, int]:
+    """(A worker.)  The bot's action, and the worker's process id."""
+    bot = make_bot(ask.level, ask.bot_seed, ms=ask.ms)
+    return bot.act(_replayed(ask), ask.seat), os.getpid()
+
+
+# -- in the server -----------------------------------------------------------------------
+
+
+class BotPool:
+    """The worker processes of strong bots, started with the first decision asked."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = max(1, processes)
+        self._executor: ProcessPoolExecutor | None = None
+        self._starting = asyncio.Lock()
+        self.pids: set[int] = set()  # the workers that have answered (tests, logs)
+        self.decisions = 0
+
+    async def decide(self, ask: Ask) -> str:
+        """The action a worker proposes for ``ask``; its errors are raised here."""
+        executor = await self._running()
+        try:
+            action, pid = await asyncio.get_running_loop().run_in_executor(executor, think, ask)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh next time
+            log.error("a bot worker process died; starting new ones")
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        self.pids.add(pid)
+        self.decisions += 1
+        return action
+
+    async def _running(self) -> ProcessPoolExecutor:
+        async with self._starting:
+            if self._executor is None:
+                self._executor = await asyncio.to_thread(self._start)
+            return self._executor
+
+    def _start(self) -> ProcessPoolExecutor:
+        """(A thread.)  The pool with every worker started (a submit while none is idle
+        starts one more, up to ``processes``)."""
+        executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+        pids = {f.result() for f in [executor.submit(os.getpid) for _ in range(self.processes)]}
+        log.info("bot worker processes started: %s", sorted(pids))
+        return executor
+
+    async def stop(self) -> None:
+        """Shut the workers down (a decision under way is waited for; queued ones are dropped)."""
+        async with self._starting:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
