@@ -95,6 +95,11 @@ def _replayed(ask: Ask) -> Match:
     return match
 
 
+def ready() -> int:
+    """(A worker.)  Its process id, once this module (and the engine) is imported there."""
+    return os.getpid()
+
+
 def think(ask: Ask) -> tuple[str, int]:
     """(A worker.)  The bot's action, and the worker's process id."""
     bot = make_bot(ask.level, ask.bot_seed, ms=ask.ms)
@@ -136,10 +141,10 @@ class BotPool:
             return self._executor
 
     def _start(self) -> ProcessPoolExecutor:
-        """(A thread.)  The pool with every worker started (a submit while none is idle
-        starts one more, up to ``processes``)."""
+        """(A thread.)  The pool with every worker started and the engine imported in it
+        (a submit while no worker is idle starts one more, up to ``processes``)."""
         executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
-        pids = {f.result() for f in [executor.submit(os.getpid) for _ in range(self.processes)]}
+        pids = {f.result() for f in [executor.submit(ready) for _ in range(self.processes)]}
         log.info("bot worker processes started: %s", sorted(pids))
         return executor
 
