@@ -30,7 +30,7 @@ class ReplayCache:
         self._kept: OrderedDict[tuple[str, int], Match] = OrderedDict()  # (match id, version)
         self._busy: dict[tuple[str, int], threading.Event] = {}  # replays under way
         self._lock = threading.Lock()  # used from worker threads
-        self.replays = 0  # replays made (tests)
+        self.made = 0  # replays made (tests)
 
     def get(self, row: m.Match, actions: list) -> Match:
         """The engine match of ``row`` with its log ``actions`` applied (take-backs skipped)."""
@@ -64,7 +64,7 @@ class ReplayCache:
             preset_deals=row.preset_deals)
         for a in played_log(actions):  # take-backs skipped (app/rooms/live.py)
             match.apply(a.seat, a.action)
-        self.replays += 1
+        self.made += 1
         return match
 
     def _keep(self, key: tuple[str, int], match: Match) -> None:

@@ -468,7 +468,7 @@ class Kozyr:
                                settings.passphrase_memory_kib)
         self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
         self._token_reads: Coalescer[str, tuple[int, str]] = Coalescer(self._players_of_tokens)
-        self._replays = ReplayCache(settings.history_cache)  # history's replays (replays.py)
+        self.replays = ReplayCache(settings.history_cache)  # history's replays (replays.py)
 
     # -- life cycle -------------------------------------------------------------
 
@@ -652,6 +652,6 @@ class Kozyr:
 
     def replayed(self, row: m.Match, actions: list):
         """An engine match rebuilt from the log, kept per (match, version) (replays.py)."""
-        return self._replays.get(row, actions)
+        return self.replays.get(row, actions)
 
 utc = store.utc
