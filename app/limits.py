@@ -68,9 +68,11 @@ class CodeGuard:
         return min(self.burst, tokens + (now - last) * self.rate)
 
     def check(self, addr: str) -> None:
-        """Raise RateLimited if ``addr`` has no unknown look-up left."""
-        if addr in self.misses and self._tokens(addr, time.monotonic()) < 1:
-            raise RateLimited(self.message)
+        """Raise RateLimited, with the seconds until a miss is back, if ``addr`` has no
+        unknown look-up left."""
+        tokens = self._tokens(addr, time.monotonic()) if addr in self.misses else self.burst
+        if tokens < 1:
+            raise RateLimited(self.message, retry_after=(1 - tokens) / self.rate if self.rate > 0 else 3600.0)
 
     def miss(self, addr: str) -> None:
         """``addr`` looked up a code that names no room."""

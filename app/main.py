@@ -12,6 +12,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from engine import VARIANTS
 
@@ -19,8 +21,8 @@ from .api import auth, bots, friends, matches, players, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings
 from .db import store
-from .db.errors import DomainError
-from .errors import http_status
+from .db.errors import DomainError, RateLimited
+from .errors import INVALID_REQUEST, http_code, http_status
 from .headers import SecurityHeaders
 from .logs import setup_logging
 from .metrics import scrape_refusal
@@ -51,9 +53,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "The websocket protocol is described in README.md (Server).")
     app.state.kozyr = kozyr
 
+    # Every error answer is a Problem (app/api/schemas.py): {"detail", "code"[, "errors"]}.
     @app.exception_handler(DomainError)
     async def problem(_: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=http_status(exc))
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=http_status(exc),
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -61,13 +66,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         first = errs[0] if errs else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
         return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid request')}",
-                             "code": "invalid_request", "errors": _plain(list(errs))}, status_code=422)
+                             "code": INVALID_REQUEST, "errors": _plain(list(errs))}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def framework(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """The framework's own refusals (unknown path 404, 405, unparsable body 400 ...);
+        a 405 lists in ``Allow`` every method the path has."""
+        status, detail, headers = exc.status_code, exc.detail, dict(exc.headers or {})
+        if status in (404, 405):  # an API path asked with a method it lacks: 405 (not the static 404)
+            allowed = allowed_methods(app, request.url.path)
+            if status == 405 or (allowed and request.method not in allowed):
+                status, detail = 405, "Method Not Allowed"
+                headers["Allow"] = ", ".join(allowed or ["GET", "HEAD"])  # a static file
+        return JSONResponse({"detail": detail, "code": http_code(status)}, status_code=status, headers=headers)
+
+    @app.exception_handler(Exception)
+    async def failed(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": "internal server error", "code": "internal_error"}, status_code=500)
 
     for module in (players, auth, friends, variants, rooms, bots, matches, ws):
         app.include_router(module.router)
     app.include_router(friends.others)
 
-    @app.get("/healthz", response_model=Health, tags=["health"])
+    @app.get("/healthz", response_model=Health, tags=["health"],
+             responses={503: {"model": Health, "description": "the database does not answer"}})
     async def healthz() -> JSONResponse:
         def check() -> str:
             with kozyr.db.read() as s:
@@ -96,12 +118,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """The methods the OpenAPI document gives ``path`` (none: not an API path)."""
+    return sorted({method.upper() for template, ops in app.openapi()["paths"].items()
+                   if compile_path(template)[0].match(path) for method in ops})
+
+
 def _plain(errs: list) -> list:
-    out = []
-    for e in errs:
-        out.append({k: (v if isinstance(v, (str, int, float, bool, type(None), list)) else str(v))
-                    for k, v in e.items() if k in ("loc", "msg", "type")})
-    return out
+    """Each refused field as a FieldError (app/api/schemas.py)."""
+    return [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+            for e in errs]
 
 
 app = create_app()

@@ -19,9 +19,10 @@ from starlette.concurrency import run_in_threadpool
 from ..db import accounts
 from ..db.errors import RateLimited
 from ..db.store import token_hash
+from ..errors import responses
 from ..limits import CodeGuard, address_guard
 from ..rooms.text import clean_name
-from .deps import KozyrDep, PlayerDep, client_address, token_from_headers
+from .deps import AUTH, KozyrDep, PlayerDep, client_address, token_from_headers
 from .schemas import PlayerWithToken
 
 router = APIRouter(tags=["sign-in"])
@@ -56,7 +57,7 @@ def secret_of(link: str) -> str:
     return link.strip().rsplit("/", 1)[-1]
 
 
-@router.post("/api/players/me/sign-in-link", response_model=SignInLinkOut, status_code=201)
+@router.post("/api/players/me/sign-in-link", response_model=SignInLinkOut, status_code=201, responses=responses(*AUTH))
 async def new_sign_in_link(player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     """A new personal sign-in link (the older one stops working)."""
     lifetime = timedelta(minutes=kozyr.settings.sign_in_link_minutes)
@@ -74,7 +75,7 @@ async def new_sign_in_link(player: PlayerDep, kozyr: KozyrDep, request: Request)
     return {"url": url, "qr_svg": out.getvalue().decode(), "expires_at": expires}
 
 
-@router.get("/api/players/me/sign-in-link", response_model=SignInLinkState | None)
+@router.get("/api/players/me/sign-in-link", response_model=SignInLinkState | None, responses=responses(*AUTH))
 async def sign_in_link_state(player: PlayerDep, kozyr: KozyrDep) -> dict | None:
     """The newest link's state (never its secret)."""
     def read() -> dict | None:
@@ -83,7 +84,8 @@ async def sign_in_link_state(player: PlayerDep, kozyr: KozyrDep) -> dict | None:
     return await run_in_threadpool(read)
 
 
-@router.post("/api/sign-in", response_model=PlayerWithToken)
+@router.post("/api/sign-in", response_model=PlayerWithToken,
+             responses=responses(accounts.SignInLinkRefused, RateLimited, body=True))
 async def sign_in(body: SignIn, kozyr: KozyrDep, request: Request) -> dict:
     """Spend a sign-in link: this device's own token of the link's player.  422
     ``sign_in_link_refused`` for an unknown / used / replaced / expired link; 429
@@ -128,7 +130,8 @@ class PassphraseState(BaseModel):
     updated_at: str
 
 
-@router.put("/api/players/me/passphrase", response_model=PassphraseState)
+@router.put("/api/players/me/passphrase", response_model=PassphraseState,
+            responses=responses(*AUTH, accounts.LoginTaken, body=True))
 async def set_passphrase(body: PassphraseIn, player: PlayerDep, kozyr: KozyrDep) -> dict:
     """Sign in elsewhere by this name and passphrase (replaces the old ones); 409
     ``login_taken`` if another player has the name."""
@@ -140,7 +143,7 @@ async def set_passphrase(body: PassphraseIn, player: PlayerDep, kozyr: KozyrDep)
     return await run_in_threadpool(save)
 
 
-@router.get("/api/players/me/passphrase", response_model=PassphraseState | None)
+@router.get("/api/players/me/passphrase", response_model=PassphraseState | None, responses=responses(*AUTH))
 async def passphrase_state(player: PlayerDep, kozyr: KozyrDep) -> dict | None:
     """The player's sign-in name, if he set a passphrase (never the passphrase)."""
     def read() -> dict | None:
@@ -149,7 +152,7 @@ async def passphrase_state(player: PlayerDep, kozyr: KozyrDep) -> dict | None:
     return await run_in_threadpool(read)
 
 
-@router.delete("/api/players/me/passphrase", status_code=204)
+@router.delete("/api/players/me/passphrase", status_code=204, responses=responses(*AUTH))
 async def remove_passphrase(player: PlayerDep, kozyr: KozyrDep) -> Response:
     def write() -> bool:
         with kozyr.db.write() as s:
@@ -158,7 +161,8 @@ async def remove_passphrase(player: PlayerDep, kozyr: KozyrDep) -> Response:
     return Response(status_code=204)
 
 
-@router.post("/api/sign-in/passphrase", response_model=PlayerWithToken)
+@router.post("/api/sign-in/passphrase", response_model=PlayerWithToken,
+             responses=responses(accounts.SignInRefused, RateLimited, body=True))
 async def sign_in_by_passphrase(body: PassphraseSignIn, kozyr: KozyrDep, request: Request) -> dict:
     """A name and passphrase → this device's own token of that player.  422
     ``sign_in_refused`` for a wrong pair (an unknown name looks the same and takes as

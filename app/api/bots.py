@@ -6,9 +6,11 @@ from fastapi import APIRouter, Request
 
 from engine.bots import levels
 
+from ..db.errors import BotsDisabled, MatchRunning, NoBot, NotHost, SeatTaken, TooManyBots, UnknownLevel
+from ..errors import responses
 from ..rooms.bots import level_name
-from .deps import KozyrDep, PlayerDep, RoomCode
-from .rooms import with_invite
+from .deps import AUTH, ROOM, KozyrDep, PlayerDep, RoomCode
+from .rooms import SEAT, SeatNo, with_invite
 from .schemas import BotLevel, BotSeat, RoomPublic, RoomSettings
 
 router = APIRouter(tags=["bots"])
@@ -20,20 +22,22 @@ def list_levels() -> list[dict]:
     return [{**lv, "name": level_name(lv["level"])} for lv in levels()]
 
 
-@router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
-async def seat_bot(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request,
+@router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic, responses=responses(
+    *AUTH, *ROOM, *SEAT, BotsDisabled, UnknownLevel, NotHost, SeatTaken, MatchRunning, TooManyBots, body=True))
+async def seat_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request,
                    body: BotSeat | None = None) -> dict:
     """The host seats a bot in an empty seat (or changes a bot's level), between matches."""
     level = body.level if body is not None else "basic"
     return with_invite(await kozyr.rooms.change_bot(code, seat, player, level), request)
 
 
-@router.delete("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic)
-async def remove_bot(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+@router.delete("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic,
+               responses=responses(*AUTH, *ROOM, *SEAT, BotsDisabled, NotHost, NoBot, MatchRunning))
+async def remove_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.rooms.change_bot(code, seat, player, None), request)
 
 
-@router.patch("/api/rooms/{code}", response_model=RoomPublic)
+@router.patch("/api/rooms/{code}", response_model=RoomPublic, responses=responses(*AUTH, *ROOM, NotHost, body=True))
 async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, kozyr: KozyrDep,
                         request: Request) -> dict:
     """The host sets the turn timeout after which a bot takes over (None / 0: off)."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Path, Request
 from starlette.concurrency import run_in_threadpool
 
 from ..db import models as m
-from ..db.errors import BadToken
+from ..db.errors import BadToken, RateLimited, UnknownRoom
 from ..rooms.service import Kozyr
 
 
@@ -51,7 +51,8 @@ async def optional_player(
     return await current_player(kozyr, authorization, x_player_token)
 
 
-async def room_code(code: str, request: Request, kozyr: KozyrDep) -> str:
+async def room_code(code: Annotated[str, Path(min_length=1, max_length=64, description="a room's code")],
+                    request: Request, kozyr: KozyrDep) -> str:
     """The room's stored code for the ``{code}`` of the path (exact, then upper-cased);
     404 ``unknown_room``, or 429 ``rate_limited`` after too many unknown codes from the
     caller's address (limits.CodeGuard)."""
@@ -63,5 +64,8 @@ def client_address(conn) -> str:
 
 
 RoomCode = Annotated[str, Depends(room_code)]
+# What the dependencies may raise (for errors.responses): the caller's token, the {code}.
+AUTH = (BadToken,)
+ROOM = (UnknownRoom, RateLimited)
 PlayerDep = Annotated[m.Player, Depends(current_player)]
 OptionalPlayerDep = Annotated[m.Player | None, Depends(optional_player)]

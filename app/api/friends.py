@@ -16,16 +16,27 @@ from starlette.concurrency import run_in_threadpool
 from ..db import models as m
 from ..db import ratings as sql
 from ..db import store
-from ..db.errors import Missing, NotAllowed, UnknownPlayer
+from ..db.errors import (
+    BotsDisabled,
+    MatchRunning,
+    Missing,
+    NotAllowed,
+    SeatTaken,
+    TooManyBots,
+    TooManyRooms,
+    UnknownPlayer,
+)
+from ..errors import responses
 from ..ratings import ordinal
-from .deps import KozyrDep, PlayerDep, RoomCode
+from .deps import AUTH, ROOM, KozyrDep, PlayerDep, RoomCode
 from .rooms import with_invite
+from .schemas import FAMILIES, MAX_ID, Count, enum, known
 
 router = APIRouter(prefix="/api/players", tags=["player page"])
 others = APIRouter(tags=["friends"])  # routes outside /api/players (main.py includes both)
 CALL_HOURS = 12  # a call shows on the home page this long
-MAX_ID = 2**31 - 1  # ids are 32-bit integers in both databases
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
+PLAYER = responses(UnknownPlayer)
 
 
 async def _of_player(kozyr, player_id: int, fn):
@@ -45,7 +56,7 @@ def _player(c, player_id: int) -> dict:
     return row
 
 
-@router.get("/{player_id}/page")
+@router.get("/{player_id}/page", responses=PLAYER)
 async def page(player_id: PlayerId, kozyr: KozyrDep) -> dict:
     """Who, ratings per family (``ordinal`` = mu - 3 sigma), per family: played, won, and
     ``stats``: Тысяча contracts made / average contract / marriages, Кинг average per
@@ -60,10 +71,11 @@ async def page(player_id: PlayerId, kozyr: KozyrDep) -> dict:
     return await run_in_threadpool(read)
 
 
-Family = Annotated[str, Path(max_length=32, description="a family: thousand, king, korol")]
+Family = Annotated[str, Path(max_length=32, description="a family", json_schema_extra=enum(FAMILIES)),
+                   known(FAMILIES)]
 
 
-@router.get("/{player_id}/ratings/{family}")
+@router.get("/{player_id}/ratings/{family}", responses=PLAYER)
 async def rating_history(player_id: PlayerId, family: Family, kozyr: KozyrDep,
                          limit: int = Query(100, ge=1, le=1000),
                          before: int | None = Query(None, ge=1, le=MAX_ID,
@@ -75,7 +87,7 @@ async def rating_history(player_id: PlayerId, family: Family, kozyr: KozyrDep,
     return [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in rows]
 
 
-@router.get("/{player_id}/ratings/{family}/chart")
+@router.get("/{player_id}/ratings/{family}/chart", responses=PLAYER)
 async def rating_chart(player_id: PlayerId, family: Family, kozyr: KozyrDep,
                        points: int = Query(120, ge=2, le=1000, description="at most this many points")) -> dict:
     """The rating's history for a chart, oldest first: every rated match when there are at
@@ -87,19 +99,19 @@ async def rating_chart(player_id: PlayerId, family: Family, kozyr: KozyrDep,
     return out
 
 
-@router.get("/{player_id}/head-to-head")
+@router.get("/{player_id}/head-to-head", responses=PLAYER)
 async def head_to_head(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
-                       offset: int = Query(0, ge=0, le=MAX_ID)) -> list[dict]:
+                       offset: Count = 0) -> list[dict]:
     """Everybody the player finished matches with: how many, how often placed ahead / behind
     (most matches together first)."""
     return await _of_player(kozyr, player_id, lambda c: sql.head_to_head(c, player_id, limit, offset))
 
 
-@router.get("/{player_id}/finished")
+@router.get("/{player_id}/finished", responses=responses(UnknownPlayer, sql.UnknownCursor))
 async def finished(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
                    before: str | None = Query(None, min_length=1, max_length=32,
                                               description="page on: the last match id of the page before"),
-                   offset: int = Query(0, ge=0, le=MAX_ID, description="(older clients) rows to skip")
+                   offset: Annotated[Count, Query(description="(older clients) rows to skip")] = 0
                    ) -> list[dict]:
     """The player's finished matches, newest first: variant, seat, place, total.  Page on
     with ``before`` (keyset: as fast on the 500th page as on the first); 422
@@ -112,7 +124,7 @@ CSV_PAGE = 1000
 
 
 @router.get("/{player_id}/matches.csv", response_class=Response,
-            responses={200: {"content": {"text/csv": {}}}})
+            responses={200: {"content": {"text/csv": {}}}, **PLAYER})
 async def matches_csv(player_id: PlayerId, kozyr: KozyrDep) -> Response:
     """Every finished match of the player as CSV, newest first (the columns of ``finished``),
     streamed a keyset page of CSV_PAGE rows at a time."""
@@ -143,7 +155,8 @@ class NotInMatch(NotAllowed):
     code = "not_in_match"
 
 
-@others.post("/api/rooms/{code}/again", status_code=201)
+@others.post("/api/rooms/{code}/again", status_code=201, responses=responses(
+    *AUTH, *ROOM, NotInMatch, TooManyRooms, SeatTaken, MatchRunning, BotsDisabled, TooManyBots))
 async def again(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     """A new room like this one (variant, options, seats, rated, turn timeout) hosted by the
     caller, who must have played its last match: he takes his seat, the bots theirs, and
@@ -178,7 +191,7 @@ async def again(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Req
     return {"room": out, "called": people}
 
 
-@router.get("/me/calls")
+@router.get("/me/calls", responses=responses(*AUTH))
 async def my_calls(player: PlayerDep, kozyr: KozyrDep) -> list[dict]:
     """Open calls to new rooms with the same people (the home page shows them)."""
     since = m.utcnow() - timedelta(hours=CALL_HOURS)
@@ -189,7 +202,7 @@ async def my_calls(player: PlayerDep, kozyr: KozyrDep) -> list[dict]:
     return await run_in_threadpool(read)
 
 
-@router.delete("/me/calls/{call_id}", status_code=204)
+@router.delete("/me/calls/{call_id}", status_code=204, responses=responses(*AUTH, Missing))
 async def dismiss(call_id: Annotated[int, Path(ge=1, le=MAX_ID)], player: PlayerDep, kozyr: KozyrDep) -> Response:
     def write() -> bool:
         with kozyr.db.write() as s:

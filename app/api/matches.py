@@ -6,15 +6,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..db.errors import UnknownDeal, UnknownMatch
+from ..errors import responses
 from .deps import KozyrDep
-from .schemas import MatchDetail
+from .schemas import MAX_COUNT, MatchDetail
+
+MatchId = Annotated[str, Path(min_length=1, max_length=64, description="a match's id")]
+MATCH = responses(UnknownMatch)
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -62,22 +67,23 @@ def _plain(value) -> str:
     return str(value)
 
 
-@router.get("/{match_id}", response_model=MatchDetail)
-async def get_match(match_id: str, kozyr: KozyrDep) -> dict:
+@router.get("/{match_id}", response_model=MatchDetail, responses=MATCH)
+async def get_match(match_id: MatchId, kozyr: KozyrDep) -> dict:
     return await run_in_threadpool(kozyr.history.detail, match_id)
 
 
-@router.get("/{match_id}/export.json", responses={200: {"content": {"application/json": {}}}})
-async def export_json(match_id: str, kozyr: KozyrDep) -> Response:
+@router.get("/{match_id}/export.json", responses={200: {"content": {"application/json": {}}}, **MATCH})
+async def export_json(match_id: MatchId, kozyr: KozyrDep) -> Response:
     data = await run_in_threadpool(kozyr.history.export, match_id)
     return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.json"'})
 
 
-@router.get("/{match_id}/export.txt", response_class=PlainTextResponse)
-async def export_txt(match_id: str, kozyr: KozyrDep) -> str:
+@router.get("/{match_id}/export.txt", response_class=Response,  # the errors stay JSON
+            responses={200: {"content": {"text/plain": {}}}, **MATCH})
+async def export_txt(match_id: MatchId, kozyr: KozyrDep) -> PlainTextResponse:
     data = await run_in_threadpool(kozyr.history.export, match_id)
-    return export_text(data)
+    return PlainTextResponse(export_text(data))
 
 
 def _cell(value) -> object:
@@ -137,8 +143,9 @@ def scoresheet_csv_text(detail: dict) -> str:
     return out.getvalue()
 
 
-@router.get("/{match_id}/scoresheet.csv", response_class=Response, responses={200: {"content": {"text/csv": {}}}})
-async def scoresheet_csv(match_id: str, kozyr: KozyrDep) -> Response:
+@router.get("/{match_id}/scoresheet.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}}, **MATCH})
+async def scoresheet_csv(match_id: MatchId, kozyr: KozyrDep) -> Response:
     """The scoresheet and the role table as CSV (scoresheet_csv_text): what the match's
     page shows, nothing more (rule C-5)."""
     detail = await run_in_threadpool(kozyr.history.detail, match_id)
@@ -153,7 +160,8 @@ class DealPositions(BaseModel):
                     "trick, taken ...), trump, marriages, contract, declarer")
 
 
-@router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions)
-async def get_deal_positions(match_id: str, deal: int, kozyr: KozyrDep) -> dict:
+@router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions,
+            responses=responses(UnknownMatch, UnknownDeal))
+async def get_deal_positions(match_id: MatchId, deal: Annotated[int, Path(ge=0, le=MAX_COUNT)], kozyr: KozyrDep) -> dict:
     """The engine's ``deal_positions(deal)`` of a finished deal (404 ``unknown_deal`` before)."""
     return await run_in_threadpool(kozyr.history.positions, match_id, deal)

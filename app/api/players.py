@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from functools import partial
+from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from ..db.errors import BadName
+from ..db.errors import BadName, RateLimited, UnknownPlayer
+from ..errors import responses
 from ..limits import address_guard
 from ..rooms.text import clean_name
-from .deps import KozyrDep, PlayerDep, client_address
-from .schemas import MatchSummary, PlayerCreate, PlayerPublic, PlayerStats, PlayerWithToken
+from .deps import AUTH, KozyrDep, PlayerDep, client_address
+from .schemas import (
+    MAX_ID,
+    Count,
+    Id,
+    MatchSummary,
+    PlayerCreate,
+    PlayerPublic,
+    PlayerStats,
+    PlayerWithToken,
+    Timestamp,
+)
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -25,7 +36,8 @@ def valid_name(body: PlayerCreate, kozyr) -> str:
         raise BadName(str(e)) from None
 
 
-@router.post("", response_model=PlayerWithToken, status_code=201)
+@router.post("", response_model=PlayerWithToken, status_code=201,
+             responses=responses(BadName, RateLimited, body=True))
 async def create_player(body: PlayerCreate, kozyr: KozyrDep, request: Request) -> dict:
     """A new player and his token.  422 ``invalid_name``; 429 ``rate_limited`` past
     ``KOZYR_PLAYER_CREATE_BURST`` new players from one client address (refilled at
@@ -40,12 +52,12 @@ async def create_player(body: PlayerCreate, kozyr: KozyrDep, request: Request) -
     return out
 
 
-@router.get("/me", response_model=PlayerPublic)
+@router.get("/me", response_model=PlayerPublic, responses=responses(*AUTH))
 async def me(player: PlayerDep) -> dict:
     return {"id": player.id, "name": player.name}
 
 
-@router.patch("/me", response_model=PlayerPublic)
+@router.patch("/me", response_model=PlayerPublic, responses=responses(*AUTH, BadName, body=True))
 async def rename(body: PlayerCreate, player: PlayerDep, kozyr: KozyrDep) -> dict:
     name = valid_name(body, kozyr)
 
@@ -54,20 +66,21 @@ async def rename(body: PlayerCreate, player: PlayerDep, kozyr: KozyrDep) -> dict
     return out
 
 
-@router.get("/me/matches", response_model=list[MatchSummary])
+@router.get("/me/matches", response_model=list[MatchSummary], responses=responses(*AUTH))
 async def my_matches(player: PlayerDep, kozyr: KozyrDep,
-                     variant: str | None = None,
-                     with_player: int | None = Query(None, description="only matches with this player too"),
-                     since: datetime | None = None, until: datetime | None = None,
-                     status: str | None = None,
-                     limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[dict]:
+                     variant: str | None = Query(None, max_length=64),
+                     with_player: Annotated[int | None, Query(ge=1, le=MAX_ID,
+                                                             description="only matches with this player too")] = None,
+                     since: Timestamp | None = None, until: Timestamp | None = None,
+                     status: str | None = Query(None, max_length=32),
+                     limit: int = Query(50, ge=1, le=500), offset: Count = 0) -> list[dict]:
     return await run_in_threadpool(partial(
         kozyr.history.matches, player_id=player.id, with_player=with_player, variant=variant,
         since=since, until=until, status=status, limit=limit, offset=offset))
 
 
-@router.get("/{player_id}/stats", response_model=PlayerStats)
-async def stats(kozyr: KozyrDep, player_id: int = Path(ge=1, le=2**62)) -> dict:
+@router.get("/{player_id}/stats", response_model=PlayerStats, responses=responses(UnknownPlayer))
+async def stats(kozyr: KozyrDep, player_id: Id) -> dict:
     """What the player's finished deals say: deals, contracts declared and made, bids,
     marriages, Король titles (the typed score / role rows)."""
     return await run_in_threadpool(kozyr.history.stats, player_id)

@@ -3,16 +3,41 @@
 from __future__ import annotations
 
 import io
-from datetime import datetime
 from functools import partial
+from typing import Annotated
 
 import segno
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from .deps import KozyrDep, PlayerDep, RoomCode
-from .schemas import ChatPublic, MatchSummary, RoomCreate, RoomPublic, StartMatch
+from ..db.errors import (
+    BadOptions,
+    BadVariant,
+    MatchRunning,
+    NotHost,
+    NotYourSeat,
+    SeatsEmpty,
+    SeatTaken,
+    TooManyRooms,
+    UnknownSeat,
+)
+from ..errors import responses
+from .deps import AUTH, ROOM, KozyrDep, PlayerDep, RoomCode
+from .schemas import (
+    MAX_SEAT,
+    ChatPublic,
+    Count,
+    Id,
+    MatchSummary,
+    RoomCreate,
+    RoomPublic,
+    StartMatch,
+    Timestamp,
+)
+
+SeatNo = Annotated[int, Path(ge=0, le=MAX_SEAT, description="a seat number, from 0")]
+SEAT = (UnknownSeat,)  # a {seat} beyond the room's seats
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -23,7 +48,8 @@ def with_invite(room: dict, request: Request) -> dict:
     return room
 
 
-@router.post("", response_model=RoomPublic, status_code=201)
+@router.post("", response_model=RoomPublic, status_code=201,
+             responses=responses(*AUTH, BadVariant, BadOptions, TooManyRooms, body=True))
 async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     room = await run_in_threadpool(kozyr.rooms.create_room, player, body.variant, body.options,
                                    body.seats, body.take_seat, body.takeover_seconds, body.rated,
@@ -31,13 +57,13 @@ async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, requ
     return with_invite(room, request)
 
 
-@router.get("/{code}", response_model=RoomPublic)
+@router.get("/{code}", response_model=RoomPublic, responses=responses(*ROOM))
 async def get_room(code: RoomCode, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.rooms.room(code), request)
 
 
 @router.get("/{code}/qr.svg", response_class=Response,
-            responses={200: {"content": {"image/svg+xml": {}}}})
+            responses={200: {"content": {"image/svg+xml": {}}}, **responses(*ROOM)})
 async def invite_qr(code: RoomCode, kozyr: KozyrDep, request: Request) -> Response:
     """The room's invite link as a QR code (SVG, drawn by segno)."""
     url = with_invite({"invite_path": f"/room/{code}"}, request)["invite_url"]
@@ -48,17 +74,20 @@ async def invite_qr(code: RoomCode, kozyr: KozyrDep, request: Request) -> Respon
                     headers={"Cache-Control": "public, max-age=86400"})
 
 
-@router.post("/{code}/seats/{seat}", response_model=RoomPublic)
-async def take_seat(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+@router.post("/{code}/seats/{seat}", response_model=RoomPublic,
+             responses=responses(*AUTH, *ROOM, *SEAT, SeatTaken, MatchRunning))
+async def take_seat(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.rooms.change_seat(code, seat, player, take=True), request)
 
 
-@router.delete("/{code}/seats/{seat}", response_model=RoomPublic)
-async def leave_seat(code: RoomCode, seat: int, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+@router.delete("/{code}/seats/{seat}", response_model=RoomPublic,
+               responses=responses(*AUTH, *ROOM, *SEAT, NotYourSeat, MatchRunning))
+async def leave_seat(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     return with_invite(await kozyr.rooms.change_seat(code, seat, player, take=False), request)
 
 
-@router.post("/{code}/start", response_model=RoomPublic)
+@router.post("/{code}/start", response_model=RoomPublic,
+             responses=responses(*AUTH, *ROOM, NotHost, MatchRunning, SeatsEmpty, body=True))
 async def start(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request,
                 body: StartMatch | None = None) -> dict:
     """The host starts a match once every seat is taken."""
@@ -66,22 +95,23 @@ async def start(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Req
     return with_invite(await kozyr.rooms.start_match(code, player, seed=seed), request)
 
 
-@router.post("/{code}/rematch", response_model=RoomPublic)
+@router.post("/{code}/rematch", response_model=RoomPublic,
+             responses=responses(*AUTH, *ROOM, NotHost, MatchRunning, SeatsEmpty))
 async def rematch(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
     """A new match in the same room with the same seats, once the last one is over."""
     return with_invite(await kozyr.rooms.start_match(code, player), request)
 
 
-@router.get("/{code}/chat", response_model=list[ChatPublic])
+@router.get("/{code}/chat", response_model=list[ChatPublic], responses=responses(*ROOM))
 async def chat(code: RoomCode, kozyr: KozyrDep, limit: int = Query(100, ge=1, le=500)) -> list[dict]:
     return await run_in_threadpool(kozyr.rooms.chat_lines, code, limit)
 
 
-@router.get("/{code}/matches", response_model=list[MatchSummary])
-async def room_matches(code: RoomCode, kozyr: KozyrDep, player: int | None = None,
-                       variant: str | None = None, since: datetime | None = None,
-                       until: datetime | None = None, status: str | None = None,
-                       limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[dict]:
+@router.get("/{code}/matches", response_model=list[MatchSummary], responses=responses(*ROOM))
+async def room_matches(code: RoomCode, kozyr: KozyrDep, player: Id | None = None,
+                       variant: str | None = Query(None, max_length=64), since: Timestamp | None = None,
+                       until: Timestamp | None = None, status: str | None = Query(None, max_length=32),
+                       limit: int = Query(50, ge=1, le=500), offset: Count = 0) -> list[dict]:
     return await run_in_threadpool(partial(
         kozyr.history.matches, room_code=code, player_id=player, variant=variant, since=since,
         until=until, status=status, limit=limit, offset=offset))

@@ -1,14 +1,85 @@
-"""Request and response models of the REST API."""
+"""Request and response models of the REST API, the one error body (Problem) and the
+bounds of every integer the API takes (ids fit the databases' 32-bit columns)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, JsonValue
+from pydantic.config import JsonDict
+
+from engine import VARIANTS, find_variant
+from engine.bots import LEVELS
+
+MAX_ID = 2**31 - 1  # ids are 32-bit integers in both databases
+MAX_COUNT = 2**31 - 1  # offsets and other counts: far past any table, far inside SQLite's 64 bits
+SEAT_COUNTS = sorted({n for v in VARIANTS for n in find_variant(v).seat_counts})
+MAX_SEAT = SEAT_COUNTS[-1] - 1
+VARIANT_IDS = list(VARIANTS)
+FAMILIES = sorted({find_variant(v).family for v in VARIANTS})
+BOT_LEVELS = list(LEVELS)
+MAX_SEED = 2**63 - 1
+
+
+def enum(values: Iterable[str]) -> JsonDict:
+    """``json_schema_extra`` of a text field documented with its known values (an OpenAPI
+    enum); the check stays where the rule lives (the engine), which answers its own
+    error code for other values."""
+    known: list[JsonValue] = list(values)
+    return {"enum": known}
+
+
+def one_of(values: Iterable[str], description: str) -> Any:
+    return Field(description=description, json_schema_extra=enum(values))
+
+
+def known(values: Iterable[str]) -> AfterValidator:
+    """A validator refusing (422 invalid_request) text not among ``values``: for
+    parameters no other rule checks (a family in a path)."""
+    allowed = frozenset(values)
+
+    def check(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(f"one of {', '.join(sorted(allowed))}")
+        return value
+    return AfterValidator(check)
+
+
+def _iso_only(value: object) -> object:
+    """Pydantic also reads a number as a Unix time; the API takes ISO 8601 only."""
+    if isinstance(value, int | float) or (isinstance(value, str) and _is_number(value)):
+        raise ValueError("an ISO 8601 date-time, e.g. 2026-01-31T18:00:00Z")
+    return value
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+class FieldError(BaseModel):
+    loc: list[str | int] = Field(description="where: body / query / path / header, then the field")
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """Every error answer of the API: what went wrong for a person, and a stable ``code``."""
+
+    detail: str = Field(description="what went wrong, for a person")
+    code: str = Field(description="stable, for programs: e.g. unknown_room, seat_taken, invalid_request")
+    errors: list[FieldError] | None = Field(None, description="422 invalid_request: each field refused")
 
 
 class PlayerCreate(BaseModel):
-    name: str = Field(description="display name: 1-40 characters, any script")
+    name: str = Field(min_length=1, max_length=200,
+                      description="display name: 1-40 characters after trimming, any script, "
+                                  "no control characters (422 invalid_name)")
 
 
 class PlayerPublic(BaseModel):
@@ -29,9 +100,11 @@ class VariantPublic(BaseModel):
 
 
 class RoomCreate(BaseModel):
-    variant: str
-    options: dict[str, Any] | None = None
-    seats: int | None = Field(None, description="seat count; default: the variant's first")
+    variant: str = one_of(VARIANT_IDS, "a variant id (GET /api/variants)")
+    options: dict[str, Any] | None = Field(None, description="the variant's options (GET /api/variants; "
+                                                            "422 invalid_options)")
+    seats: int | None = Field(None, ge=SEAT_COUNTS[0], le=SEAT_COUNTS[-1],
+                              description="seat count, one of the variant's seat_counts; default: its first")
     take_seat: bool = Field(True, description="the host takes seat 0")
     takeover_seconds: float | None = Field(
         None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
@@ -90,7 +163,7 @@ class RoomPublic(BaseModel):
 
 
 class BotSeat(BaseModel):
-    level: str = Field("basic", description="random | basic | strong (GET /api/bots)")
+    level: str = Field("basic", description="a bot level (GET /api/bots)", json_schema_extra=enum(BOT_LEVELS))
 
 
 class RoomSettings(BaseModel):
@@ -104,7 +177,8 @@ class BotLevel(BaseModel):
 
 
 class StartMatch(BaseModel):
-    seed: int | None = Field(None, description="testing aid; ignored unless the server allows it")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED,
+                             description="testing aid; ignored unless the server allows it")
 
 
 class ChatPublic(BaseModel):
@@ -164,3 +238,10 @@ class PlayerStats(BaseModel):
     best_bid: int | None
     marriages: int
     titles: dict[str, int] = Field(description="Король / Król: rounds ended with each title")
+
+
+# -- bounded integers of paths and queries ------------------------------------------------
+
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Timestamp = Annotated[datetime, BeforeValidator(_iso_only)]  # ISO 8601, as the schema says

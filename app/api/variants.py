@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path
 
 from engine import VARIANTS, find_variant
 
 from ..db.errors import UnknownVariant
-from .schemas import VariantPublic
+from ..errors import responses
+from .schemas import VARIANT_IDS, VariantPublic, enum
 
 router = APIRouter(prefix="/api/variants", tags=["variants"])
 
@@ -23,8 +26,8 @@ def list_variants() -> list[dict]:
     return [variant_dict(v) for v in VARIANTS]
 
 
-@router.get("/{variant_id}", response_model=VariantPublic)
-def get_variant(variant_id: str) -> dict:
+@router.get("/{variant_id}", response_model=VariantPublic, responses=responses(UnknownVariant))
+def get_variant(variant_id: Annotated[str, Path(max_length=64, json_schema_extra=enum(VARIANT_IDS))]) -> dict:
     try:
         return variant_dict(variant_id)
     except KeyError:

@@ -128,7 +128,8 @@ def claim_attempt(s: Session, login: str, tries: int, lock: timedelta) -> tuple[
         return None
     now = m.utcnow()
     if row.blocked_until is not None and _aware(row.blocked_until) > now:
-        raise RateLimited("too many wrong passphrases for this name; try again later")
+        raise RateLimited("too many wrong passphrases for this name; try again later",
+                          retry_after=(_aware(row.blocked_until) - now).total_seconds())
     row.failures += 1
     if row.failures >= tries:
         row.blocked_until = now + min(timedelta(hours=1), lock * 2 ** (row.failures - tries))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 class DomainError(Exception):
     code = "error"
@@ -114,9 +116,19 @@ class UnknownLevel(Invalid):
     code = "unknown_level"
 
 
-class TooManyRooms(OverLimit):
+class TooManyRooms(Clash):
+    """A cap, not a rate: it frees when one of the host's rooms finishes, not after a
+    time, so it is a 409 (a 429 would have to say when to retry)."""
+
     code = "too_many_rooms"
 
 
 class RateLimited(OverLimit):
+    """``retry_after``: seconds until the limit lets a request through again (the
+    ``Retry-After`` header of the 429 answer)."""
+
     code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: float, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_after = max(1, math.ceil(retry_after))
