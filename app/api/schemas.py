@@ -77,7 +77,7 @@ class Problem(BaseModel):
 
 
 class PlayerCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=200,
+    name: str = Field(max_length=200,
                       description="display name: 1-40 characters after trimming, any script, "
                                   "no control characters (422 invalid_name)")
 

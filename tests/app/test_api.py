@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.api.schemas import SEAT_COUNTS
 from engine import VARIANTS, find_variant
 
 from .helpers import auth, make_room, new_player
@@ -67,8 +68,11 @@ def test_room_create_validates_with_the_engine(client):
     assert r.status_code == 422 and "no-such-game" in r.json()["detail"]
     r = client.post("/api/rooms", json={"variant": FIRST, "options": {"bogus": 1}}, headers=auth(host))
     assert r.status_code == 422 and "bogus" in r.json()["detail"]
-    r = client.post("/api/rooms", json={"variant": FIRST, "seats": 99}, headers=auth(host))
-    assert r.status_code == 422 and "99" in r.json()["detail"]
+    r = client.post("/api/rooms", json={"variant": FIRST, "seats": 99}, headers=auth(host))  # past the schema's bound
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request" and "seats" in r.json()["detail"]
+    other = next(n for n in SEAT_COUNTS if n not in find_variant(FIRST).seat_counts)  # in bounds, not FIRST's
+    r = client.post("/api/rooms", json={"variant": FIRST, "seats": other}, headers=auth(host))
+    assert r.status_code == 422 and r.json()["code"] == "invalid_options" and str(other) in r.json()["detail"]
     r = client.post("/api/rooms", json={"variant": FIRST}, headers={"X-Player-Token": "wrong"})
     assert r.status_code == 401
 

@@ -256,7 +256,7 @@ def test_open_rooms_per_player_are_capped(sec):
     for _ in range(3):
         assert sec.post("/api/rooms", json={"variant": VARIANT}, headers=auth(host)).status_code == 201
     r = sec.post("/api/rooms", json={"variant": VARIANT}, headers=auth(host))
-    assert r.status_code == 429 and r.json()["code"] == "too_many_rooms"
+    assert r.status_code == 409 and r.json()["code"] == "too_many_rooms"  # a cap, not a rate: no Retry-After
 
 
 def test_long_names_are_refused(sec):
