@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Path, Request
+from fastapi import Depends, Path, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from ..db import models as m
@@ -27,28 +28,23 @@ def token_from_headers(authorization: str | None, x_player_token: str | None) ->
     return None
 
 
+# The token's two headers, declared as OpenAPI security schemes (either one will do).
+bearer = HTTPBearer(auto_error=False, description="Authorization: Bearer <player token>")
+player_key = APIKeyHeader(name="X-Player-Token", auto_error=False, description="the player token")
+
+
 async def current_player(
     kozyr: KozyrDep,
-    authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None,
-    x_player_token: Annotated[str | None, Header(description="the player token")] = None,
+    authorization: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
+    x_player_token: Annotated[str | None, Depends(player_key)] = None,
 ) -> m.Player:
-    token = token_from_headers(authorization, x_player_token)
+    token = token_from_headers(f"Bearer {authorization.credentials}" if authorization else None, x_player_token)
     if not token:
         raise BadToken("a player token is needed (Authorization: Bearer <token> or X-Player-Token)")
     player = await run_in_threadpool(kozyr.history.player_by_token, token)
     if player is None:
         raise BadToken("unknown player token")
     return player
-
-
-async def optional_player(
-    kozyr: KozyrDep,
-    authorization: Annotated[str | None, Header()] = None,
-    x_player_token: Annotated[str | None, Header()] = None,
-) -> m.Player | None:
-    if not token_from_headers(authorization, x_player_token):
-        return None
-    return await current_player(kozyr, authorization, x_player_token)
 
 
 async def room_code(code: Annotated[str, Path(min_length=1, max_length=64, description="a room's code")],
@@ -68,4 +64,3 @@ RoomCode = Annotated[str, Depends(room_code)]
 AUTH = (BadToken,)
 ROOM = (UnknownRoom, RateLimited)
 PlayerDep = Annotated[m.Player, Depends(current_player)]
-OptionalPlayerDep = Annotated[m.Player | None, Depends(optional_player)]

@@ -21,7 +21,7 @@ import pytest
 from .procs import ROOT, ServerProc
 
 SEED = int(os.environ.get("KOZYR_SCHEMATHESIS_SEED", "20261204"))
-EXAMPLES = int(os.environ.get("KOZYR_SCHEMATHESIS_EXAMPLES", "8"))  # per operation and phase
+EXAMPLES = int(os.environ.get("KOZYR_SCHEMATHESIS_EXAMPLES", "40"))  # per operation and phase
 CONFIG = ROOT / "tests" / "load" / "schemathesis.toml"
 # Limits a fuzzer from one address runs into at once, lifted for this run (their 429s
 # are documented, but would hide every other answer of those operations).
