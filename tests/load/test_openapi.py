@@ -29,12 +29,14 @@ LIFTED = {"KOZYR_SIGN_IN_BURST": "1000000", "KOZYR_MAX_OPEN_ROOMS": "1000000",
           "KOZYR_PLAYER_CREATE_BURST": "1000000"}
 
 
-def schemathesis(base: str, token: str) -> subprocess.CompletedProcess:
+def schemathesis(base: str, token: str, workdir) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "run",
            f"{base}/openapi.json", "--checks", "all", "-H", f"Authorization: Bearer {token}",
            "--max-examples", str(EXAMPLES), "--seed", str(SEED), "--workers", "1",
            "--generation-database", "none", "--request-timeout", "30", "--no-color"]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    # its own directory: Schemathesis keeps a cache of past failures (.schemathesis/) in the
+    # working directory and would replay them first; each run here starts clean
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=workdir)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -48,10 +50,10 @@ def live_server(request, tmp_path):
     srv.stop()
 
 
-def test_schemathesis_finds_nothing(live_server):
+def test_schemathesis_finds_nothing(live_server, tmp_path):
     player = httpx.post(live_server.base + "/api/players", json={"name": "Schemathesis"}).json()
     print(f"schemathesis seed {SEED} ({EXAMPLES} examples); repeat with KOZYR_SCHEMATHESIS_SEED={SEED}")
-    run = schemathesis(live_server.base, player["token"])
+    run = schemathesis(live_server.base, player["token"], tmp_path)
     report = run.stdout[-20000:] + run.stderr[-5000:]
     assert run.returncode == 0, f"seed {SEED}:\n{report}"
     tested = re.search(r"Tested: (\d+)", run.stdout)
