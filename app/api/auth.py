@@ -121,7 +121,7 @@ class PassphraseIn(BaseModel):
 
 
 class PassphraseSignIn(BaseModel):
-    login: str = Field(min_length=1, max_length=200)
+    login: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")
     passphrase: str = Field(min_length=1, max_length=200)
 
 

@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from ..db import models as m
 from ..db.errors import BadToken, RateLimited, UnknownRoom
 from ..rooms.service import Kozyr
+from .schemas import KEY
 
 
 def get_kozyr(request: Request) -> Kozyr:
@@ -47,7 +48,7 @@ async def current_player(
     return player
 
 
-async def room_code(code: Annotated[str, Path(min_length=1, max_length=64, description="a room's code")],
+async def room_code(code: Annotated[str, Path(min_length=1, max_length=64, pattern=KEY, description="a room's code")],
                     request: Request, kozyr: KozyrDep) -> str:
     """The room's stored code for the ``{code}`` of the path (exact, then upper-cased);
     404 ``unknown_room``, or 429 ``rate_limited`` after too many unknown codes from the

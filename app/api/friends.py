@@ -30,7 +30,7 @@ from ..errors import responses
 from ..ratings import ordinal
 from .deps import AUTH, ROOM, KozyrDep, PlayerDep, RoomCode
 from .rooms import with_invite
-from .schemas import FAMILIES, MAX_ID, Count, enum, known
+from .schemas import FAMILIES, MAX_ID, Count, MatchKey, enum, known
 
 router = APIRouter(prefix="/api/players", tags=["player page"])
 others = APIRouter(tags=["friends"])  # routes outside /api/players (main.py includes both)
@@ -109,8 +109,8 @@ async def head_to_head(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(
 
 @router.get("/{player_id}/finished", responses=responses(UnknownPlayer, sql.UnknownCursor))
 async def finished(player_id: PlayerId, kozyr: KozyrDep, limit: int = Query(50, ge=1, le=500),
-                   before: str | None = Query(None, min_length=1, max_length=32,
-                                              description="page on: the last match id of the page before"),
+                   before: Annotated[MatchKey | None, Query(description="page on: the last match id of the page before")]
+                   = None,
                    offset: Annotated[Count, Query(description="(older clients) rows to skip")] = 0
                    ) -> list[dict]:
     """The player's finished matches, newest first: variant, seat, place, total.  Page on

@@ -16,9 +16,9 @@ from starlette.concurrency import run_in_threadpool
 from ..db.errors import UnknownDeal, UnknownMatch
 from ..errors import responses
 from .deps import KozyrDep
-from .schemas import MAX_COUNT, MatchDetail
+from .schemas import MAX_COUNT, MatchDetail, MatchKey
 
-MatchId = Annotated[str, Path(min_length=1, max_length=64, description="a match's id")]
+MatchId = Annotated[MatchKey, Path(description="a match's id")]
 MATCH = responses(UnknownMatch)
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])

@@ -22,7 +22,9 @@ from .schemas import (
     PlayerPublic,
     PlayerStats,
     PlayerWithToken,
+    StatusFilter,
     Timestamp,
+    VariantFilter,
 )
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -68,11 +70,11 @@ async def rename(body: PlayerCreate, player: PlayerDep, kozyr: KozyrDep) -> dict
 
 @router.get("/me/matches", response_model=list[MatchSummary], responses=responses(*AUTH))
 async def my_matches(player: PlayerDep, kozyr: KozyrDep,
-                     variant: str | None = Query(None, max_length=64),
+                     variant: VariantFilter | None = None,
                      with_player: Annotated[int | None, Query(ge=1, le=MAX_ID,
                                                              description="only matches with this player too")] = None,
                      since: Timestamp | None = None, until: Timestamp | None = None,
-                     status: str | None = Query(None, max_length=32),
+                     status: StatusFilter | None = None,
                      limit: int = Query(50, ge=1, le=500), offset: Count = 0) -> list[dict]:
     return await run_in_threadpool(partial(
         kozyr.history.matches, player_id=player.id, with_player=with_player, variant=variant,

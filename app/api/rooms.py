@@ -33,7 +33,9 @@ from .schemas import (
     RoomCreate,
     RoomPublic,
     StartMatch,
+    StatusFilter,
     Timestamp,
+    VariantFilter,
 )
 
 SeatNo = Annotated[int, Path(ge=0, le=MAX_SEAT, description="a seat number, from 0")]
@@ -109,8 +111,8 @@ async def chat(code: RoomCode, kozyr: KozyrDep, limit: int = Query(100, ge=1, le
 
 @router.get("/{code}/matches", response_model=list[MatchSummary], responses=responses(*ROOM))
 async def room_matches(code: RoomCode, kozyr: KozyrDep, player: Id | None = None,
-                       variant: str | None = Query(None, max_length=64), since: Timestamp | None = None,
-                       until: Timestamp | None = None, status: str | None = Query(None, max_length=32),
+                       variant: VariantFilter | None = None, since: Timestamp | None = None,
+                       until: Timestamp | None = None, status: StatusFilter | None = None,
                        limit: int = Query(50, ge=1, le=500), offset: Count = 0) -> list[dict]:
     return await run_in_threadpool(partial(
         kozyr.history.matches, room_code=code, player_id=player, variant=variant, since=since,

@@ -21,6 +21,8 @@ VARIANT_IDS = list(VARIANTS)
 FAMILIES = sorted({find_variant(v).family for v in VARIANTS})
 BOT_LEVELS = list(LEVELS)
 MAX_SEED = 2**63 - 1
+MATCH_STATUSES = ["playing", "finished", "abandoned"]
+KEY = r"^[A-Za-z0-9_-]+$"  # room codes and match ids, old and new (url-safe, no NUL for PostgreSQL)
 
 
 def enum(values: Iterable[str]) -> JsonDict:
@@ -245,3 +247,7 @@ class PlayerStats(BaseModel):
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Timestamp = Annotated[datetime, BeforeValidator(_iso_only)]  # ISO 8601, as the schema says
+MatchKey = Annotated[str, Field(min_length=1, max_length=32, pattern=KEY)]
+# the match filters of GET /api/players/me/matches and /api/rooms/{code}/matches
+VariantFilter = Annotated[str, Field(json_schema_extra=enum(VARIANT_IDS)), known(VARIANT_IDS)]
+StatusFilter = Annotated[str, Field(json_schema_extra=enum(MATCH_STATUSES)), known(MATCH_STATUSES)]
