@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Annotated
 
 import segno
-from fastapi import APIRouter, Depends, Header, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, field_validator
 from starlette.concurrency import run_in_threadpool
@@ -22,8 +22,8 @@ from ..db.store import token_hash
 from ..errors import responses
 from ..limits import CodeGuard, address_guard
 from ..rooms.text import clean_name
-from .deps import AUTH, KozyrDep, PlayerDep, client_address, token_from_headers
-from .schemas import PlayerWithToken
+from .deps import AUTH, KozyrDep, PlayerDep, TokenDep, client_address
+from .schemas import MAX_ID, PlayerWithToken
 
 router = APIRouter(tags=["sign-in"])
 
@@ -209,16 +209,15 @@ class SignedOut(BaseModel):
     signed_out: int = Field(description="how many devices were signed out")
 
 
-def device_of(authorization: Annotated[str | None, Header()] = None,
-              x_player_token: Annotated[str | None, Header()] = None) -> str:
+def device_of(token: TokenDep) -> str:
     """The hash of the asking device's token (PlayerDep has checked it)."""
-    return token_hash(token_from_headers(authorization, x_player_token) or "")
+    return token_hash(token or "")
 
 
 DeviceDep = Annotated[str, Depends(device_of)]
 
 
-@router.get("/api/players/me/devices", response_model=list[Device])
+@router.get("/api/players/me/devices", response_model=list[Device], responses=responses(*AUTH))
 async def my_devices(player: PlayerDep, kozyr: KozyrDep, device: DeviceDep) -> list[dict]:
     """The player's signed-in devices, oldest first (no token is ever shown)."""
     def read() -> list[dict]:
@@ -236,16 +235,16 @@ async def _sign_out(kozyr, player_id: int, device_id: int | None, keep: str | No
     return len(gone)
 
 
-@router.delete("/api/players/me/devices/{device_id}", status_code=204)
-async def sign_out_device(player: PlayerDep, kozyr: KozyrDep,
-                          device_id: int = Path(ge=1, le=2**62)) -> Response:
+@router.delete("/api/players/me/devices/{device_id}", status_code=204,
+               responses=responses(*AUTH, accounts.UnknownDevice))
+async def sign_out_device(player: PlayerDep, kozyr: KozyrDep, device_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> Response:
     """Sign that device out: its token stops working, its open sockets close (4403).
     404 ``unknown_device`` if the player has no such device."""
     await _sign_out(kozyr, player.id, device_id, None)
     return Response(status_code=204)
 
 
-@router.post("/api/players/me/devices/sign-out-others", response_model=SignedOut)
+@router.post("/api/players/me/devices/sign-out-others", response_model=SignedOut, responses=responses(*AUTH))
 async def sign_out_other_devices(player: PlayerDep, kozyr: KozyrDep, device: DeviceDep) -> dict:
     """Sign out every device of the player but the one asking."""
     return {"signed_out": await _sign_out(kozyr, player.id, None, device)}

@@ -21,25 +21,23 @@ def get_kozyr(request: Request) -> Kozyr:
 KozyrDep = Annotated[Kozyr, Depends(get_kozyr)]
 
 
-def token_from_headers(authorization: str | None, x_player_token: str | None) -> str | None:
-    if x_player_token:
-        return x_player_token.strip()
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return None
-
-
 # The token's two headers, declared as OpenAPI security schemes (either one will do).
 bearer = HTTPBearer(auto_error=False, description="Authorization: Bearer <player token>")
 player_key = APIKeyHeader(name="X-Player-Token", auto_error=False, description="the player token")
 
 
-async def current_player(
-    kozyr: KozyrDep,
-    authorization: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
-    x_player_token: Annotated[str | None, Depends(player_key)] = None,
-) -> m.Player:
-    token = token_from_headers(f"Bearer {authorization.credentials}" if authorization else None, x_player_token)
+def request_token(authorization: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
+                  x_player_token: Annotated[str | None, Depends(player_key)] = None) -> str | None:
+    """The caller's token: X-Player-Token, else Authorization: Bearer (None: neither)."""
+    if x_player_token:
+        return x_player_token.strip()
+    return authorization.credentials.strip() if authorization else None
+
+
+TokenDep = Annotated[str | None, Depends(request_token)]
+
+
+async def current_player(kozyr: KozyrDep, token: TokenDep) -> m.Player:
     if not token:
         raise BadToken("a player token is needed (Authorization: Bearer <token> or X-Player-Token)")
     player = await run_in_threadpool(kozyr.history.player_by_token, token)
