@@ -73,12 +73,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The framework's own refusals (unknown path 404, 405, unparsable body 400 ...);
         a 405 lists in ``Allow`` every method the path has."""
         status, detail, headers = exc.status_code, exc.detail, dict(exc.headers or {})
-        if status in (404, 405):  # an API path asked with a method it lacks: 405 (not the static 404)
+        if status in (404, 405):
             allowed = allowed_methods(app, request.url.path)
-            if status == 405 or (allowed and request.method not in allowed):
+            if allowed and request.method in allowed:  # the path's shape, but a parameter no route takes
+                status, detail = 422, "path: a parameter does not fit the path (see /openapi.json)"
+            elif status == 405 or allowed:  # an API path asked with a method it lacks (not the static 404)
                 status, detail = 405, "Method Not Allowed"
                 headers["Allow"] = ", ".join(allowed or ["GET", "HEAD"])  # a static file
-        return JSONResponse({"detail": detail, "code": http_code(status)}, status_code=status, headers=headers)
+        code = INVALID_REQUEST if status == 422 else http_code(status)
+        return JSONResponse({"detail": detail, "code": code}, status_code=status, headers=headers)
 
     @app.exception_handler(Exception)
     async def failed(_: Request, exc: Exception) -> JSONResponse:
@@ -119,9 +122,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:
-    """The methods the OpenAPI document gives ``path`` (none: not an API path)."""
-    return sorted({method.upper() for template, ops in app.openapi()["paths"].items()
-                   if compile_path(template)[0].match(path) for method in ops})
+    """The methods the OpenAPI document gives ``path`` (none: not an API path); of the
+    templates it fits, the most literal (``/devices/sign-out-others``, not ``/devices/{id}``)."""
+    fits = [(template.count("{"), ops) for template, ops in app.openapi()["paths"].items()
+            if compile_path(template)[0].match(path)]
+    best = min((n for n, _ in fits), default=0)
+    return sorted({method.upper() for n, ops in fits if n == best for method in ops})
 
 
 def _plain(errs: list) -> list:

@@ -235,7 +235,7 @@ async def _sign_out(kozyr, player_id: int, device_id: int | None, keep: str | No
     return len(gone)
 
 
-@router.delete("/api/players/me/devices/{device_id}", status_code=204,
+@router.delete("/api/players/me/devices/{device_id:int}", status_code=204,  # :int: not .../sign-out-others
                responses=responses(*AUTH, accounts.UnknownDevice))
 async def sign_out_device(player: PlayerDep, kozyr: KozyrDep, device_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> Response:
     """Sign that device out: its token stops working, its open sockets close (4403).

@@ -122,3 +122,13 @@ def test_sign_in_429_says_when_to_retry(burst):
         r = c.post("/api/sign-in", json={"link": "nothing"})
         problem(r, 429, "rate_limited")
         assert 60 <= int(r.headers["retry-after"]) <= 120  # one failure back every 120 s
+
+
+def test_allow_names_the_most_literal_path(client):
+    r = client.options("/api/players/me/devices/sign-out-others")  # not /devices/{device_id}
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    r = client.options("/api/players/me/devices/7")
+    assert r.status_code == 405 and r.headers["allow"] == "DELETE"
+    r = client.delete("/api/players/me/devices/sign-out-others")  # POST only
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    problem(client.delete("/api/players/me/devices/x,y"), 422, "invalid_request")  # not an id
