@@ -55,7 +55,7 @@ def live_server(request, tmp_path):
 
 def test_schemathesis_finds_nothing(live_server, tmp_path):
     # Others first: DELETE /api/players/me/devices/{device_id} with the boundary id 1
-    # would otherwise sign the fuzzer's own token out (rightly) and leave it only 401s.
+    # would otherwise sign the fuzzer's own token out (rightly), leaving it only 401s.
     for i in range(5):
         httpx.post(live_server.base + "/api/players", json={"name": f"Other {i}"}).raise_for_status()
     player = httpx.post(live_server.base + "/api/players", json={"name": "Schemathesis"}).json()
