@@ -39,15 +39,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
+class KozyrHandler(logging.StreamHandler):
+    """Our handler on the root logger (a class of our own, so a second set-up replaces
+    it instead of adding another)."""
+
+
 def setup_logging(level: str = "INFO", access_log: bool = False) -> None:
-    handler = logging.StreamHandler(sys.stderr)
+    handler = KozyrHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(RedactTokens())
     root = logging.getLogger()
     for h in list(root.handlers):
-        if getattr(h, "_kozyr", False):
+        if isinstance(h, KozyrHandler):
             root.removeHandler(h)
-    handler._kozyr = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level.upper())
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
