@@ -27,24 +27,33 @@ def _pg_admin():
     return psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
 
 
-@pytest.fixture(scope="session")
-def pg_database():
-    """A fresh PostgreSQL database for this session (URL), dropped at the end."""
+@contextmanager
+def scratch_pg_database(*, fsync: bool = True):
+    """A fresh PostgreSQL database ``kozyr_test_<random>`` (its URL), dropped on leaving;
+    the test is skipped if the server cannot be reached."""
     try:
         admin = _pg_admin()
     except Exception as e:  # pragma: no cover - depends on the machine
         pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {e}")
     name = f"kozyr_test_{secrets.token_hex(6)}"
     admin.execute(f'CREATE DATABASE "{name}"')
-    # Tests only: no fsync per commit (the server still commits before it acks; the
-    # recovery test kills the server process, not PostgreSQL).
-    admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    if not fsync:
+        admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     base, _, _ = PG_URL.rpartition("/")
     try:
         yield f"{base}/{name}"
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    """A fresh PostgreSQL database for this session (URL), dropped at the end.  Tests
+    only: no fsync per commit (the server still commits before it acks; the recovery
+    test kills the server process, not PostgreSQL)."""
+    with scratch_pg_database(fsync=False) as url:
+        yield url
 
 
 @pytest.fixture(scope="session", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import secrets
 import threading
+from contextlib import ExitStack
 
 import pytest
 from alembic import command
@@ -12,7 +12,14 @@ from sqlalchemy import create_engine, inspect
 from app.config import sqlalchemy_url
 from app.db.migrate import alembic_config, upgrade
 
-from .conftest import PG_URL, _pg_admin
+from .conftest import scratch_pg_database
+
+
+@pytest.fixture
+def stack():
+    with ExitStack() as st:
+        yield st
+
 
 TABLES = {"players", "rooms", "seats", "matches", "match_players", "actions", "score_rows",
           "role_rows", "chat_messages", "seat_results"}
@@ -41,13 +48,11 @@ def test_sqlite_upgrade_downgrade_upgrade(tmp_path):
 
 @pytest.mark.postgres
 def test_two_processes_migrating_at_once_on_postgres():
-    try:
-        admin = _pg_admin()
-    except Exception as e:  # pragma: no cover
-        pytest.skip(f"PostgreSQL not reachable: {e}")
-    name = f"kozyr_test_{secrets.token_hex(6)}"
-    admin.execute(f'CREATE DATABASE "{name}"')
-    url = sqlalchemy_url(f"{PG_URL.rpartition('/')[0]}/{name}")
+    with scratch_pg_database() as url:
+        _migrate_at_once(sqlalchemy_url(url))
+
+
+def _migrate_at_once(url: str) -> None:
     engines = [create_engine(url) for _ in range(3)]
     errors: list[BaseException] = []
 
@@ -68,8 +73,6 @@ def test_two_processes_migrating_at_once_on_postgres():
     finally:
         for e in engines:
             e.dispose()
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
 
 
 def test_0003_turns_the_one_bot_row_per_level_into_slot_1(tmp_path):
@@ -125,7 +128,7 @@ def test_0004_fills_the_typed_columns_from_the_stored_rows(tmp_path):
 
 
 @pytest.mark.parametrize("db", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, request):
+def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, stack):
     """A person's first token (players.token_hash) becomes a device row and still signs
     him in; bots keep their key; downgrading puts the first token back."""
     from sqlalchemy import text
@@ -134,23 +137,11 @@ def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, request):
     from app.db import store
 
     if db == "sqlite":
-        url, admin, name = f"sqlite:///{tmp_path / 'd.db'}", None, ""
+        url = f"sqlite:///{tmp_path / 'd.db'}"
     else:  # a database of its own (the session's is in use by the apps of other tests)
-        try:
-            admin = _pg_admin()
-        except Exception as e:  # pragma: no cover
-            pytest.skip(f"PostgreSQL not reachable: {e}")
-        name = f"kozyr_test_{secrets.token_hex(6)}"
-        admin.execute(f'CREATE DATABASE "{name}"')
-        url = f"{PG_URL.rpartition('/')[0]}/{name}"
+        url = stack.enter_context(scratch_pg_database())
     engine = create_engine(sqlalchemy_url(url))
-
-    def drop() -> None:
-        engine.dispose()
-        if admin is not None:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            admin.close()
-    request.addfinalizer(drop)
+    stack.callback(engine.dispose)
     cfg = alembic_config()
     token = store.new_token()
     with engine.begin() as conn:

@@ -5,7 +5,6 @@ decline, expiry and agreement are seen on both; the undo is journaled once."""
 
 from __future__ import annotations
 
-import secrets
 import time
 from contextlib import ExitStack
 
@@ -13,7 +12,7 @@ import pytest
 
 from engine import find_variant
 
-from .conftest import PG_URL, serve_two
+from .conftest import scratch_pg_database, serve_two
 from .helpers import act_and_wait, connect, make_room
 
 VARIANT = "thousand-ru"  # 3 seats; a bid after the deal's first call can be taken back
@@ -24,19 +23,8 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture(scope="module")
 def tb_database():
     """A PostgreSQL database of this module's own (``kozyr_tb_*``), dropped afterwards."""
-    import psycopg
-    try:
-        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
-    except Exception as e:  # pragma: no cover - depends on the machine
-        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {e}")
-    name = f"kozyr_tb_{secrets.token_hex(5)}"
-    admin.execute(f'CREATE DATABASE "{name}"')
-    admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
-    try:
-        yield f"{PG_URL.rpartition('/')[0]}/{name}"
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with scratch_pg_database(fsync=False) as url:
+        yield url
 
 
 @pytest.fixture
