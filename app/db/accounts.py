@@ -154,7 +154,7 @@ def player_public(s: Session, player_id: int) -> dict:
 
 def device_token(s: Session, player_id: int, now: datetime) -> str:
     """A new token for one more device of the player (stored as its hash only)."""
-    from .store import new_token, token_hash
+    from .tokens import new_token, token_hash
 
     token = new_token()
     s.add(PlayerToken(player_id=player_id, token_hash=token_hash(token), created_at=now))
@@ -198,7 +198,7 @@ def sign_out(s: Session, player_id: int, device_id: int | None = None, keep: str
 
 def new_link(s: Session, player_id: int, lifetime: timedelta) -> tuple[str, datetime]:
     """A fresh sign-in link's secret and expiry; the player's older open links are revoked."""
-    from .store import new_token, token_hash
+    from .tokens import new_token, token_hash
 
     now = m.utcnow()
     s.execute(update(SignInLink).where(SignInLink.player_id == player_id, SignInLink.used_at.is_(None),
@@ -213,7 +213,7 @@ def new_link(s: Session, player_id: int, lifetime: timedelta) -> tuple[str, date
 def use_link(s: Session, secret: str) -> tuple[m.Player, str]:
     """Spend a sign-in link: (its player, a new device token).  SignInLinkRefused when the
     link is unknown, used, revoked or expired (one message for all: a guesser learns nothing)."""
-    from .store import token_hash
+    from .tokens import token_hash
 
     if not isinstance(secret, str) or not 16 <= len(secret) <= 200:
         raise SignInLinkRefused("this sign-in link is not valid (unknown, used, replaced or expired)")

@@ -6,7 +6,6 @@ to HTTP statuses.  Policy (who may do what) is the services' (app/rooms/)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -19,15 +18,7 @@ from sqlalchemy.orm import Session, aliased
 from . import models as m
 from . import rows
 from .errors import MatchRunning, NoBot, SeatTaken, UnknownMatch, UnknownRoom, UnknownSeat
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)  # 256 bits
-
+from .tokens import token_hash
 
 #: Room codes: no 0/O, 1/I/L look-alikes; 8 of 31 characters is about 40 bits, which
 #: the look-up rate limit (app/limits.py CodeGuard) keeps out of a guesser's reach.
