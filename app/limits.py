@@ -87,12 +87,3 @@ class CodeGuard:
         """Count one event of ``addr``, or raise RateLimited (and count nothing)."""
         self.check(addr)
         self.miss(addr)
-
-
-def address_guard(state: object, name: str, burst: int, per_minute: float, message: str) -> CodeGuard:
-    """The application's CodeGuard called ``name`` (kept on ``state``: one per app)."""
-    guard = getattr(state, name, None)
-    if guard is None:
-        guard = CodeGuard(burst, per_minute, message=message)
-        setattr(state, name, guard)
-    return guard

@@ -20,13 +20,12 @@ from engine import VARIANTS
 from .api import auth, bots, friends, matches, players, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings
-from .db import store
 from .db.errors import DomainError, RateLimited
 from .errors import INVALID_REQUEST, http_code, http_status
 from .headers import SecurityHeaders
 from .logs import setup_logging
 from .metrics import scrape_refusal
-from .rooms.service import Kozyr
+from .server import Server
 from .static import StaticSite
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -35,23 +34,29 @@ log = logging.getLogger("kozyr")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    kozyr = Kozyr(settings)
+    server = Server(settings)  # the composition root: every part, wired (app/server.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         setup_logging(settings.log_level, settings.access_log)
-        await kozyr.startup()
-        kozyr.metrics.recovered.inc(len(kozyr.live))  # just rebuilt from the log
-        log.info("kozyr ready", extra={"database": kozyr.db.engine.dialect.name,
+        await server.startup()
+        log.info("kozyr ready", extra={"database": server.db.engine.dialect.name,
                                        "variants": ",".join(VARIANTS)})
         yield
-        await kozyr.shutdown()
+        await server.shutdown()
 
     app = FastAPI(title="Kozyr", version="0.1.0", lifespan=lifespan,  # /openapi.json always
                   docs_url="/docs" if settings.docs else None, redoc_url="/redoc" if settings.docs else None,
                   description="Private rooms and live play of Тысяча, Кинг and Король / Król. "
                               "The websocket protocol is described in README.md (Server).")
-    app.state.kozyr = kozyr
+    # The parts the routes, the tests and the benches use, each by its own name.
+    state = app.state
+    state.settings, state.db, state.hub, state.peers = settings, server.db, server.hub, server.peers
+    state.players, state.rooms, state.matches, state.live = server.players, server.rooms, server.matches, server.live
+    state.bots, state.play, state.takebacks, state.abandon = server.bots, server.play, server.takebacks, server.abandon
+    state.history, state.replays, state.pages = server.history, server.replays, server.pages
+    state.sign_ins, state.hashing = server.sign_ins, server.hashing
+    state.ratings, state.metrics = server.ratings, server.metrics
 
     # Every error answer is a Problem (app/api/schemas.py): {"detail", "code"[, "errors"]}.
     @app.exception_handler(DomainError)
@@ -94,12 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/healthz", response_model=Health, tags=["health"],
              responses={503: {"model": Health, "description": "the database does not answer"}})
     async def healthz() -> JSONResponse:
-        def check() -> str:
-            with kozyr.db.read() as s:
-                store.ping(s)
-            return kozyr.db.engine.dialect.name
         try:
-            name = await run_in_threadpool(check)
+            name = await run_in_threadpool(server.db.ping)
         except Exception as e:
             log.error("health check failed: %s", e)
             return JSONResponse({"ok": False, "database": f"error: {type(e).__name__}",
@@ -110,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def metrics(request: Request) -> Response:
         """Prometheus text format (app/metrics.py), for KOZYR_METRICS_TOKEN's bearer only."""
         refused = scrape_refusal(settings.metrics_token, request.headers.get("authorization"))
-        return refused or Response(kozyr.metrics.render(), media_type=kozyr.metrics.content_type)
+        return refused or Response(server.metrics.render(), media_type=server.metrics.content_type)
 
     # the client at /, the invite link /room/{code}, its assets under /v/<build>/
     app.state.static = StaticSite(STATIC)

@@ -34,9 +34,8 @@ import hmac
 import logging
 import time
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate
-from typing import TYPE_CHECKING
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -51,8 +50,7 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 from starlette.responses import JSONResponse
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rooms.service import Kozyr
+from .config import Settings
 
 log = logging.getLogger("kozyr.stall")
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -61,15 +59,14 @@ BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 class Metrics:
     content_type = CONTENT_TYPE_LATEST
 
-    def __init__(self, kozyr: Kozyr) -> None:
+    def __init__(self, settings: Settings, *, rooms: Callable[[], float], live_matches: Callable[[], float],
+                 connections: Callable[[], float]) -> None:
+        """``rooms``, ``live_matches``, ``connections``: the gauges' values, read when
+        /metrics is."""
         self.registry = r = CollectorRegistry()
-        hub = kozyr.hub
-        Gauge("kozyr_rooms", "Rooms with an open socket in this process", registry=r) \
-            .set_function(lambda: len(hub.rooms))
-        Gauge("kozyr_live_matches", "Matches held in memory", registry=r) \
-            .set_function(lambda: len(kozyr.live))
-        Gauge("kozyr_connections", "Open websockets", registry=r) \
-            .set_function(lambda: sum(len(c) for c in list(hub.rooms.values())))
+        Gauge("kozyr_rooms", "Rooms with an open socket in this process", registry=r).set_function(rooms)
+        Gauge("kozyr_live_matches", "Matches held in memory", registry=r).set_function(live_matches)
+        Gauge("kozyr_connections", "Open websockets", registry=r).set_function(connections)
         self.action_times = ActionTimes()  # kozyr_actions_total and kozyr_action_seconds
         r.register(self.action_times)
         self.errors = Counter("kozyr_errors", "Error messages sent, by code", ["code"], registry=r)
@@ -86,8 +83,8 @@ class Metrics:
         # collection holds the GIL, so it stalls the loop wherever it runs).
         self._gc_since_tick = [0.0, 0.0, 0.0]
         self._watch: asyncio.Task | None = None
-        self.stall_log = kozyr.settings.stall_log_ms / 1000
-        self.watch_period = kozyr.settings.lag_watch_ms / 1000
+        self.stall_log = settings.stall_log_ms / 1000
+        self.watch_period = settings.lag_watch_ms / 1000
         self._stall_logged = 0.0
         self._stalls = 0
 

@@ -14,17 +14,15 @@ winners, so the seats are placed by those totals."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from anyio import to_thread
 from openskill.models import PlackettLuce
 
 from engine import find_variant
 
 from .db import ratings as sql
 from .db import store
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rooms.service import Kozyr
+from .db.session import Database
 
 log = logging.getLogger("kozyr.ratings")
 MODEL = PlackettLuce()
@@ -51,15 +49,14 @@ def rate(before: list[tuple[float, float]], placed: list[int]) -> list[tuple[flo
 
 
 class Ratings:
-    def __init__(self, kozyr: Kozyr) -> None:
-        self.k = kozyr
-        self.db = kozyr.db
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def match_over(self, match_id: str) -> None:
         """The match ended here: its standings (and ratings) in their own transaction.
         A failure is logged; the match and its actions are already committed."""
         try:
-            await self.k.run(self.record, match_id)
+            await to_thread.run_sync(self.record, match_id)
         except Exception:
             log.exception("match %s: standings / ratings not recorded", match_id)
 

@@ -1,10 +1,10 @@
 """The Python cost of one action on the server's path, without sockets.
 
-Builds the real service (``Kozyr`` on a fresh SQLite file), ``--rooms`` rooms of
+Builds the real service (``Server``, app/server.py, on a fresh SQLite file), ``--rooms`` rooms of
 four seats with a started Тысяча 1001 match and four connections each whose socket
 only counts bytes (the hub's sender tasks still run), then plays ``--actions``
 actions round the rooms through the websocket route's own steps
-(``client_message.validate_json`` and ``Kozyr.act``: checks, engine, journal, ack,
+(``client_message.validate_json`` and ``Play.act``: checks, engine, journal, ack,
 four views, publish, bots), waiting for the group commit after each round (the
 writer thread's; the thread's CPU is not counted).  Prints the thread CPU per action
 and, with ``--profile``, the functions that cost the most (cProfile).  What the
@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT))
 from app import protocol as p  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.db import store  # noqa: E402
+from app.db.migrate import upgrade  # noqa: E402
 from app.rooms.hub import Conn  # noqa: E402
-from app.rooms.service import Kozyr  # noqa: E402
+from app.server import Server  # noqa: E402
 
 
 class FakeSocket:
@@ -52,7 +53,7 @@ class FakeSocket:
         pass
 
 
-def setup(k: Kozyr, rooms: int) -> list[tuple[str, list[int]]]:
+def setup(k: Server, rooms: int) -> list[tuple[str, list[int]]]:
     out = []
     with k.db.write() as s:
         for _ in range(rooms):
@@ -79,8 +80,8 @@ def bare_action(text: str, version: int) -> str:
 async def main_async(args) -> None:
     tmp = tempfile.mkdtemp(prefix="kozyr-action-path-")
     settings = Settings(database_url=f"sqlite:///{tmp}/bench.db", log_level="WARNING")
-    k = Kozyr(settings)
-    k.migrate()
+    k = Server(settings)
+    upgrade(k.db.engine)
     rooms = setup(k, args.rooms)
     await k.startup()
     sinks: list[FakeSocket] = []
@@ -117,7 +118,7 @@ async def main_async(args) -> None:
             if prof:
                 prof.enable()
             msg = p.client_message.validate_json(text)
-            task = asyncio.ensure_future(k.act(conns[seat], msg))
+            task = asyncio.ensure_future(k.play.act(conns[seat], msg))
             if prof:
                 prof.disable()
             cpu += time.thread_time() - t0

@@ -36,7 +36,7 @@ def run(url: str, rooms: int, actions: int, profile: str | None = None) -> None:
     app = create_app(Settings(database_url=url, allow_fixed_seed=True, log_level="WARNING",
                               room_lookup_burst=1_000_000, messages_per_second=10_000.0))
     with TestClient(app) as client:
-        kozyr = app.state.kozyr
+        kozyr = app.state
         codes = []
         for _ in range(rooms):
             room, _players = make_room(client, "thousand-1001", 3, seed=7)
@@ -67,7 +67,7 @@ def run(url: str, rooms: int, actions: int, profile: str | None = None) -> None:
                 print(f"{url.split(':')[0]}: {rooms} rooms, {actions} actions each: per room "
                       f"{1000 * cpu / rooms:.2f} ms CPU (this thread), {1000 * wall / rooms:.2f} ms wall "
                       "(room state + match and log, one thread)")
-    app.state.kozyr.db.dispose()
+    app.state.db.dispose()
 
 
 def main() -> None:

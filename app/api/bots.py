@@ -9,7 +9,7 @@ from engine.bots import levels
 from ..db.errors import BotsDisabled, MatchRunning, NoBot, NotHost, SeatTaken, TooManyBots, UnknownLevel
 from ..errors import responses
 from ..rooms.bots import level_name
-from .deps import AUTH, ROOM, KozyrDep, PlayerDep, RoomCode
+from .deps import AUTH, ROOM, PlayDep, PlayerDep, RoomCode, RoomsDep
 from .rooms import SEAT, SeatNo, with_invite
 from .schemas import BotLevel, BotSeat, RoomPublic, RoomSettings
 
@@ -24,21 +24,21 @@ def list_levels() -> list[dict]:
 
 @router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic, responses=responses(
     *AUTH, *ROOM, *SEAT, BotsDisabled, UnknownLevel, NotHost, SeatTaken, MatchRunning, TooManyBots, body=True))
-async def seat_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request,
+async def seat_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, rooms: RoomsDep, request: Request,
                    body: BotSeat | None = None) -> dict:
     """The host seats a bot in an empty seat (or changes a bot's level), between matches."""
     level = body.level if body is not None else "basic"
-    return with_invite(await kozyr.rooms.change_bot(code, seat, player, level), request)
+    return with_invite(await rooms.change_bot(code, seat, player, level), request)
 
 
 @router.delete("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomPublic,
                responses=responses(*AUTH, *ROOM, *SEAT, BotsDisabled, NotHost, NoBot, MatchRunning))
-async def remove_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.rooms.change_bot(code, seat, player, None), request)
+async def remove_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
+    return with_invite(await rooms.change_bot(code, seat, player, None), request)
 
 
 @router.patch("/api/rooms/{code}", response_model=RoomPublic, responses=responses(*AUTH, *ROOM, NotHost, body=True))
-async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, kozyr: KozyrDep,
+async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, play: PlayDep,
                         request: Request) -> dict:
     """The host sets the turn timeout after which a bot takes over (None / 0: off)."""
-    return with_invite(await kozyr.rooms.set_takeover(code, player, body.takeover_seconds), request)
+    return with_invite(await play.set_takeover(code, player, body.takeover_seconds), request)

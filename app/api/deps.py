@@ -1,4 +1,5 @@
-"""Dependencies shared by the routes: the server state and the caller's player."""
+"""Dependencies shared by the routes: the parts each route uses (app/server.py builds
+them; app/main.py puts them on ``app.state``) and the caller's player."""
 
 from __future__ import annotations
 
@@ -6,19 +7,53 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
-from starlette.concurrency import run_in_threadpool
 
-from ..db import models as m
+from ..config import Settings
 from ..db.errors import BadToken, RateLimited, UnknownRoom
-from ..rooms.service import Kozyr
+from ..directory import KnownPlayer, PlayerDirectory
+from ..pages import PlayerPages
+from ..rooms.history import History
+from ..rooms.play import Play
+from ..rooms.service import RoomService
+from ..signin import SignIns
 from .schemas import KEY
 
 
-def get_kozyr(request: Request) -> Kozyr:
-    return request.app.state.kozyr
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
 
 
-KozyrDep = Annotated[Kozyr, Depends(get_kozyr)]
+def get_players(request: Request) -> PlayerDirectory:
+    return request.app.state.players
+
+
+def get_rooms(request: Request) -> RoomService:
+    return request.app.state.rooms
+
+
+def get_play(request: Request) -> Play:
+    return request.app.state.play
+
+
+def get_history(request: Request) -> History:
+    return request.app.state.history
+
+
+def get_pages(request: Request) -> PlayerPages:
+    return request.app.state.pages
+
+
+def get_sign_ins(request: Request) -> SignIns:
+    return request.app.state.sign_ins
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+PlayersDep = Annotated[PlayerDirectory, Depends(get_players)]
+RoomsDep = Annotated[RoomService, Depends(get_rooms)]
+PlayDep = Annotated[Play, Depends(get_play)]
+HistoryDep = Annotated[History, Depends(get_history)]
+PagesDep = Annotated[PlayerPages, Depends(get_pages)]
+SignInsDep = Annotated[SignIns, Depends(get_sign_ins)]
 
 
 # The token's two headers, declared as OpenAPI security schemes (either one will do).
@@ -37,21 +72,21 @@ def request_token(authorization: Annotated[HTTPAuthorizationCredentials | None, 
 TokenDep = Annotated[str | None, Depends(request_token)]
 
 
-async def current_player(kozyr: KozyrDep, token: TokenDep) -> m.Player:
+async def current_player(players: PlayersDep, token: TokenDep) -> KnownPlayer:
     if not token:
         raise BadToken("a player token is needed (Authorization: Bearer <token> or X-Player-Token)")
-    player = await run_in_threadpool(kozyr.history.player_by_token, token)
+    player = await players.find(token)  # the directory's cache, as for a websocket join
     if player is None:
         raise BadToken("unknown player token")
     return player
 
 
 async def room_code(code: Annotated[str, Path(min_length=1, max_length=64, pattern=KEY, description="a room's code")],
-                    request: Request, kozyr: KozyrDep) -> str:
+                    request: Request, rooms: RoomsDep) -> str:
     """The room's stored code for the ``{code}`` of the path (exact, then upper-cased);
     404 ``unknown_room``, or 429 ``rate_limited`` after too many unknown codes from the
     caller's address (limits.CodeGuard)."""
-    return await kozyr.rooms.resolve_code(code, client_address(request))
+    return await rooms.resolve_code(code, client_address(request))
 
 
 def client_address(conn) -> str:
@@ -62,4 +97,4 @@ RoomCode = Annotated[str, Depends(room_code)]
 # What the dependencies may raise (for errors.responses): the caller's token, the {code}.
 AUTH = (BadToken,)
 ROOM = (UnknownRoom, RateLimited)
-PlayerDep = Annotated[m.Player, Depends(current_player)]
+PlayerDep = Annotated[KnownPlayer, Depends(current_player)]

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import UnknownDeal, UnknownMatch
 from ..errors import responses
-from .deps import KozyrDep
+from .deps import HistoryDep
 from .schemas import MAX_COUNT, MatchDetail, MatchKey
 
 MatchId = Annotated[MatchKey, Path(description="a match's id")]
@@ -68,21 +68,21 @@ def _plain(value) -> str:
 
 
 @router.get("/{match_id}", response_model=MatchDetail, responses=MATCH)
-async def get_match(match_id: MatchId, kozyr: KozyrDep) -> dict:
-    return await run_in_threadpool(kozyr.history.detail, match_id)
+async def get_match(match_id: MatchId, history: HistoryDep) -> dict:
+    return await run_in_threadpool(history.detail, match_id)
 
 
 @router.get("/{match_id}/export.json", responses={200: {"content": {"application/json": {}}}, **MATCH})
-async def export_json(match_id: MatchId, kozyr: KozyrDep) -> Response:
-    data = await run_in_threadpool(kozyr.history.export, match_id)
+async def export_json(match_id: MatchId, history: HistoryDep) -> Response:
+    data = await run_in_threadpool(history.export, match_id)
     return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.json"'})
 
 
 @router.get("/{match_id}/export.txt", response_class=Response,  # the errors stay JSON
             responses={200: {"content": {"text/plain": {}}}, **MATCH})
-async def export_txt(match_id: MatchId, kozyr: KozyrDep) -> PlainTextResponse:
-    data = await run_in_threadpool(kozyr.history.export, match_id)
+async def export_txt(match_id: MatchId, history: HistoryDep) -> PlainTextResponse:
+    data = await run_in_threadpool(history.export, match_id)
     return PlainTextResponse(export_text(data))
 
 
@@ -145,10 +145,10 @@ def scoresheet_csv_text(detail: dict) -> str:
 
 @router.get("/{match_id}/scoresheet.csv", response_class=Response,
             responses={200: {"content": {"text/csv": {}}}, **MATCH})
-async def scoresheet_csv(match_id: MatchId, kozyr: KozyrDep) -> Response:
+async def scoresheet_csv(match_id: MatchId, history: HistoryDep) -> Response:
     """The scoresheet and the role table as CSV (scoresheet_csv_text): what the match's
     page shows, nothing more (rule C-5)."""
-    detail = await run_in_threadpool(kozyr.history.detail, match_id)
+    detail = await run_in_threadpool(history.detail, match_id)
     return Response(scoresheet_csv_text(detail), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.csv"'})
 
@@ -162,6 +162,6 @@ class DealPositions(BaseModel):
 
 @router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions,
             responses=responses(UnknownMatch, UnknownDeal))
-async def get_deal_positions(match_id: MatchId, deal: Annotated[int, Path(ge=0, le=MAX_COUNT)], kozyr: KozyrDep) -> dict:
+async def get_deal_positions(match_id: MatchId, deal: Annotated[int, Path(ge=0, le=MAX_COUNT)], history: HistoryDep) -> dict:
     """The engine's ``deal_positions(deal)`` of a finished deal (404 ``unknown_deal`` before)."""
-    return await run_in_threadpool(kozyr.history.positions, match_id, deal)
+    return await run_in_threadpool(history.positions, match_id, deal)

@@ -23,7 +23,7 @@ from ..db.errors import (
     UnknownSeat,
 )
 from ..errors import responses
-from .deps import AUTH, ROOM, KozyrDep, PlayerDep, RoomCode
+from .deps import AUTH, ROOM, HistoryDep, PlayDep, PlayerDep, RoomCode, RoomsDep, SettingsDep
 from .schemas import (
     MAX_SEAT,
     ChatPublic,
@@ -45,28 +45,27 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 
 def with_invite(room: dict, request: Request) -> dict:
-    base = request.app.state.kozyr.settings.public_url or str(request.base_url)
+    base = request.app.state.settings.public_url or str(request.base_url)
     room["invite_url"] = base.rstrip("/") + room["invite_path"]
     return room
 
 
 @router.post("", response_model=RoomPublic, status_code=201,
              responses=responses(*AUTH, BadVariant, BadOptions, TooManyRooms, body=True))
-async def create_room(body: RoomCreate, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    room = await run_in_threadpool(kozyr.rooms.create_room, player, body.variant, body.options,
-                                   body.seats, body.take_seat, body.takeover_seconds, body.rated,
-                                   body.takeback, body.abandoned)
+async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
+    room = await rooms.create_room(player, body.variant, body.options, body.seats, body.take_seat,
+                                   body.takeover_seconds, body.rated, body.takeback, body.abandoned)
     return with_invite(room, request)
 
 
 @router.get("/{code}", response_model=RoomPublic, responses=responses(*ROOM))
-async def get_room(code: RoomCode, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.rooms.room(code), request)
+async def get_room(code: RoomCode, rooms: RoomsDep, request: Request) -> dict:
+    return with_invite(await rooms.room(code), request)
 
 
 @router.get("/{code}/qr.svg", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}}, **responses(*ROOM)})
-async def invite_qr(code: RoomCode, kozyr: KozyrDep, request: Request) -> Response:
+async def invite_qr(code: RoomCode, request: Request) -> Response:
     """The room's invite link as a QR code (SVG, drawn by segno)."""
     url = with_invite({"invite_path": f"/room/{code}"}, request)["invite_url"]
     out = io.BytesIO()
@@ -78,42 +77,42 @@ async def invite_qr(code: RoomCode, kozyr: KozyrDep, request: Request) -> Respon
 
 @router.post("/{code}/seats/{seat}", response_model=RoomPublic,
              responses=responses(*AUTH, *ROOM, *SEAT, SeatTaken, MatchRunning))
-async def take_seat(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.rooms.change_seat(code, seat, player, take=True), request)
+async def take_seat(code: RoomCode, seat: SeatNo, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
+    return with_invite(await rooms.change_seat(code, seat, player, take=True), request)
 
 
 @router.delete("/{code}/seats/{seat}", response_model=RoomPublic,
                responses=responses(*AUTH, *ROOM, *SEAT, NotYourSeat, MatchRunning))
-async def leave_seat(code: RoomCode, seat: SeatNo, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
-    return with_invite(await kozyr.rooms.change_seat(code, seat, player, take=False), request)
+async def leave_seat(code: RoomCode, seat: SeatNo, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
+    return with_invite(await rooms.change_seat(code, seat, player, take=False), request)
 
 
 @router.post("/{code}/start", response_model=RoomPublic,
              responses=responses(*AUTH, *ROOM, NotHost, MatchRunning, SeatsEmpty, body=True))
-async def start(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request,
+async def start(code: RoomCode, player: PlayerDep, play: PlayDep, settings: SettingsDep, request: Request,
                 body: StartMatch | None = None) -> dict:
     """The host starts a match once every seat is taken."""
-    seed = body.seed if body is not None and kozyr.settings.allow_fixed_seed else None
-    return with_invite(await kozyr.rooms.start_match(code, player, seed=seed), request)
+    seed = body.seed if body is not None and settings.allow_fixed_seed else None
+    return with_invite(await play.start_match(code, player, seed=seed), request)
 
 
 @router.post("/{code}/rematch", response_model=RoomPublic,
              responses=responses(*AUTH, *ROOM, NotHost, MatchRunning, SeatsEmpty))
-async def rematch(code: RoomCode, player: PlayerDep, kozyr: KozyrDep, request: Request) -> dict:
+async def rematch(code: RoomCode, player: PlayerDep, play: PlayDep, request: Request) -> dict:
     """A new match in the same room with the same seats, once the last one is over."""
-    return with_invite(await kozyr.rooms.start_match(code, player), request)
+    return with_invite(await play.start_match(code, player), request)
 
 
 @router.get("/{code}/chat", response_model=list[ChatPublic], responses=responses(*ROOM))
-async def chat(code: RoomCode, kozyr: KozyrDep, limit: int = Query(100, ge=1, le=500)) -> list[dict]:
-    return await run_in_threadpool(kozyr.rooms.chat_lines, code, limit)
+async def chat(code: RoomCode, rooms: RoomsDep, limit: int = Query(100, ge=1, le=500)) -> list[dict]:
+    return await run_in_threadpool(rooms.chat_lines, code, limit)
 
 
 @router.get("/{code}/matches", response_model=list[MatchSummary], responses=responses(*ROOM))
-async def room_matches(code: RoomCode, kozyr: KozyrDep, player: Id | None = None,
+async def room_matches(code: RoomCode, history: HistoryDep, player: Id | None = None,
                        variant: VariantFilter | None = None, since: Timestamp | None = None,
                        until: Timestamp | None = None, status: StatusFilter | None = None,
                        limit: int = Query(50, ge=1, le=500), offset: Count = 0) -> list[dict]:
     return await run_in_threadpool(partial(
-        kozyr.history.matches, room_code=code, player_id=player, variant=variant, since=since,
+        history.matches, room_code=code, player_id=player, variant=variant, since=since,
         until=until, status=status, limit=limit, offset=offset))

@@ -14,11 +14,16 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from .. import protocol as p
+from ..config import Settings
 from ..db import store
 from ..db.errors import RateLimited, UnknownRoom
 from ..limits import TokenBucket
-from ..rooms.hub import Conn, dumps
-from ..rooms.service import Kozyr
+from ..rooms.abandon import Abandon
+from ..rooms.hub import Conn, Hub, dumps
+from ..rooms.loop import MatchLoop
+from ..rooms.play import Play
+from ..rooms.service import RoomService
+from ..rooms.takeback import Takebacks
 from .deps import client_address
 
 router = APIRouter(tags=["live"])
@@ -61,14 +66,16 @@ def _too_large(text: str, limit: int) -> bool:
 
 @router.websocket("/api/rooms/{code}/ws")
 async def room_socket(ws: WebSocket, code: str) -> None:
-    kozyr: Kozyr = ws.app.state.kozyr
-    limit = kozyr.settings.max_message_bytes
+    state = ws.app.state  # the parts app/server.py built
+    settings: Settings = state.settings
+    rooms: RoomService = state.rooms
+    limit = settings.max_message_bytes
     try:
         await ws.accept()
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # the client left during the handshake
     try:
-        code = await kozyr.rooms.resolve_code(code, client_address(ws))  # the stored code from here on
+        code = await rooms.resolve_code(code, client_address(ws))  # the stored code from here on
     except UnknownRoom:
         return await _refuse(ws, p.UNKNOWN_ROOM, f"no room {code!r}", 4404)
     except RateLimited as e:
@@ -79,7 +86,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     accept = (ws.query_params.get("accept") or "").split(",")[:8]  # ?accept=delta, as in hello
     if not token:
         try:
-            text = await asyncio.wait_for(_receive_text(ws), kozyr.settings.hello_timeout)
+            text = await asyncio.wait_for(_receive_text(ws), settings.hello_timeout)
         except (TimeoutError, WebSocketDisconnect):
             return await _refuse(ws, p.BAD_TOKEN, "send hello with your token first", 4401)
         if text is None:
@@ -96,53 +103,54 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         last_version = hello.last_version
         accept = hello.accept or accept
 
-    player = await kozyr.player_by_token(token)
+    player = await state.players.find(token)
     if player is None:
         return await _refuse(ws, p.BAD_TOKEN, "unknown player token", 4403)
-    await kozyr.rooms.snapshot(code)  # from memory after the first join
+    await rooms.snapshot(code)  # from memory after the first join
     player_id, name = player
-    conn = Conn(ws, code, player_id, name, kozyr.rooms.seat_of(code, player_id),
-                kozyr.settings.max_send_queue)
-    conn.metrics = kozyr.metrics
+    conn = Conn(ws, code, player_id, name, rooms.seat_of(code, player_id), settings.max_send_queue)
+    conn.metrics = state.metrics
     conn.device = store.token_hash(token or "")  # signing this device out closes the socket
     conn.delta = p.DELTA in accept
-    conn.on_gone = partial(_leave_room, kozyr, conn)
-    kozyr.hub.join(conn)
+    hub: Hub = state.hub
+    conn.on_gone = partial(_leave_room, hub, rooms, conn)
+    hub.join(conn)
     log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)
     try:
-        await _session(kozyr, conn, resume=last_version is not None)
+        await _session(conn, last_version is not None, settings=settings, rooms=rooms, matches=state.matches,
+                       play=state.play, takebacks=state.takebacks, abandon=state.abandon)
     except WebSocketDisconnect:
         pass
     except Exception:
         log.exception("websocket of player %s in room %s failed", player_id, code)
     finally:
-        _leave_room(kozyr, conn)
+        _leave_room(hub, rooms, conn)
         await conn.close()
-        kozyr.rooms.forget_if_idle(code)
+        state.play.left(code)
         log.info("player %s left room %s", player_id, code)
 
 
-def _leave_room(kozyr: Kozyr, conn: Conn) -> None:
+def _leave_room(hub: Hub, rooms: RoomService, conn: Conn) -> None:
     """The connection leaves its room and the others are told (when the route ends, and
     before that if a dropped client could not even be sent its close frame)."""
-    kozyr.hub.leave(conn)
+    hub.leave(conn)
     try:
-        kozyr.rooms.announce(conn.room_code)
+        rooms.announce(conn.room_code)
     except Exception:  # the server may be shutting down
         pass
 
 
-async def _session(kozyr: Kozyr, conn: Conn, resume: bool) -> None:
+async def _session(conn: Conn, resume: bool, *, settings: Settings, rooms: RoomService, matches: MatchLoop,
+                   play: Play, takebacks: Takebacks, abandon: Abandon) -> None:
     ws = conn.ws
-    settings = kozyr.settings
     limit = settings.max_message_bytes
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
-    version, match_id = kozyr.stamp(conn.room_code)
+    version, match_id = rooms.stamp(conn.room_code)
     conn.send({"type": "welcome", "version": version, "match": match_id, "room": conn.room_code,
                "player": conn.player_id, "name": conn.name, "seat": conn.seat})
     # A reconnect does not end a takeover: only the person's action or "back" does.
-    await kozyr.matches.send_state(conn, resume)
-    kozyr.rooms.announce(conn.room_code)
+    await matches.send_state(conn, resume)
+    rooms.announce(conn.room_code)
 
     while True:
         text = await _receive_text(ws)
@@ -156,10 +164,10 @@ async def _session(kozyr: Kozyr, conn: Conn, resume: bool) -> None:
                 await ws.close(code=1008)
                 return
             if bucket.strikes == 1 or bucket.strikes % 10 == 0:  # do not echo a flood 1:1
-                kozyr.error(conn, p.RATE_LIMITED, f"at most {settings.messages_per_second:g} messages a second")
+                rooms.error(conn, p.RATE_LIMITED, f"at most {settings.messages_per_second:g} messages a second")
             continue
         if _too_large(text, limit):
-            kozyr.error(conn, p.TOO_LARGE, f"a message may hold at most {limit} bytes")
+            rooms.error(conn, p.TOO_LARGE, f"a message may hold at most {limit} bytes")
             continue
         try:
             msg = p.client_message.validate_json(text)
@@ -175,26 +183,26 @@ async def _session(kozyr: Kozyr, conn: Conn, resume: bool) -> None:
                         client_id = raw["client_id"][:64]
                 except (ValueError, RecursionError):
                     pass
-            kozyr.error(conn, p.BAD_MESSAGE, _first_error(e), client_id)
+            rooms.error(conn, p.BAD_MESSAGE, _first_error(e), client_id)
             continue
         if isinstance(msg, p.ActionIn):
-            await kozyr.act(conn, msg)
+            await play.act(conn, msg)
         elif isinstance(msg, p.ChatIn):
-            await kozyr.rooms.chat(conn, msg.text)
+            await rooms.chat(conn, msg.text)
         elif isinstance(msg, p.Ping):
-            version, match_id = kozyr.stamp(conn.room_code)
+            version, match_id = rooms.stamp(conn.room_code)
             conn.send({"type": "pong", "version": version, "match": match_id, "nonce": msg.nonce})
         elif isinstance(msg, p.Hello):  # a resume on an open socket: send the state again
             if msg.accept is not None:
                 conn.delta = p.DELTA in msg.accept
-            await kozyr.matches.send_state(conn, resume=True)
+            await matches.send_state(conn, resume=True)
         elif isinstance(msg, p.Back):
-            await kozyr.rooms.back(conn)
+            await play.back(conn)
         elif isinstance(msg, p.TakebackIn):
-            await kozyr.takebacks.ask(conn)
+            await takebacks.ask(conn)
         elif isinstance(msg, p.TakebackAnswer):
-            await kozyr.takebacks.answer(conn, msg.agree)
+            await takebacks.answer(conn, msg.agree)
         elif isinstance(msg, p.TakeoverIn):
-            await kozyr.rooms.take_over(conn, msg.seat)
+            await play.take_over(conn, msg.seat)
         elif isinstance(msg, p.EndMatch):  # the host stops the match (app/rooms/abandon.py)
-            await kozyr.abandon.end_match(conn)
+            await abandon.end_match(conn)

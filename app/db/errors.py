@@ -96,6 +96,12 @@ class NotYourSeat(NotAllowed):
     code = "not_your_seat"
 
 
+class NotInMatch(NotAllowed):
+    """Only a player of a room's last match calls its people to a new room."""
+
+    code = "not_in_match"
+
+
 class BotsDisabled(NotAllowed):
     code = "bots_disabled"
 

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import sqlalchemy_url
+from . import store
 
 
 class Database:
@@ -69,6 +70,12 @@ class Database:
             return
         with lock:
             yield
+
+    def ping(self) -> str:
+        """Run one statement (the health check); the database's dialect name."""
+        with self.read() as s:
+            store.ping(s)
+        return self.engine.dialect.name
 
     def dispose(self) -> None:
         self.engine.dispose()

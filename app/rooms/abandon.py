@@ -12,32 +12,30 @@ at the table sees the match stopped, and by whom (the room message)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import protocol as p
 from .hub import Conn
 from .live import ABANDON
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import Kozyr
+from .loop import MatchLoop
+from .service import RoomService
 
 
 class Abandon:
-    def __init__(self, kozyr: Kozyr) -> None:
-        self.k = kozyr
+    def __init__(self, rooms: RoomService, matches: MatchLoop) -> None:
+        self.rooms = rooms
+        self.matches = matches
 
     async def end_match(self, conn: Conn) -> None:
-        k = self.k
-        snap = await k.rooms.snapshot(conn.room_code)
+        error = self.rooms.error
+        snap = await self.rooms.snapshot(conn.room_code)
         if snap["host"]["id"] != conn.player_id:
-            return k.error(conn, p.NOT_HOST, "only the host ends the match")
-        live = await k.matches.current(conn.room_code)
+            return error(conn, p.NOT_HOST, "only the host ends the match")
+        live = await self.matches.current(conn.room_code)
         if live is None or live.finished:
-            return k.error(conn, p.NO_MATCH, "no match is being played in this room")
+            return error(conn, p.NO_MATCH, "no match is being played in this room")
         if live.takeback is not None:
-            return k.error(conn, p.TAKEBACK_OPEN, "a take-back request is open; end the match once it is answered")
+            return error(conn, p.TAKEBACK_OPEN, "a take-back request is open; end the match once it is answered")
         seat = conn.seat if conn.seat is not None else -1  # a host who watches
         # The server's own entry (no client_id, no ack): everyone sees the room message.
-        if await k.matches.submit(live, seat, ABANDON, None, None) is None:
-            k.error(conn, p.NO_MATCH, "the match could not be stopped now; try again")
+        if await self.matches.submit(live, seat, ABANDON, None, None) is None:
+            error(conn, p.NO_MATCH, "the match could not be stopped now; try again")
         return None

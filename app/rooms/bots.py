@@ -21,12 +21,19 @@ import logging
 import secrets
 from contextlib import suppress
 
+from anyio import to_thread
+
 from engine import Action
 from engine.bots import make_bot
 
+from ..config import Settings
 from ..db import store
+from ..db.session import Database
 from .botpool import POOLED, BotPool, ask_for
+from .hub import Hub
 from .live import LiveMatch
+from .loop import MatchLoop
+from .ports import RoomMemory
 
 log = logging.getLogger("kozyr.bots")
 
@@ -74,11 +81,16 @@ class Table:
 
 
 class BotRunner:
-    def __init__(self, kozyr) -> None:
-        self.kozyr = kozyr
+    def __init__(self, settings: Settings, db: Database, hub: Hub, rooms: RoomMemory,
+                 matches: MatchLoop) -> None:
+        self.settings = settings
+        self.db = db
+        self.hub = hub
+        self.rooms = rooms
+        self.matches = matches
         self.tables: dict[str, Table] = {}
         self.stopped = False
-        self.pool = BotPool(kozyr.settings.bot_processes)  # where strong bots think
+        self.pool = BotPool(settings.bot_processes)  # where strong bots think
 
     # -- the loop ------------------------------------------------------------------
 
@@ -89,7 +101,7 @@ class BotRunner:
     async def timeout_changed(self, match_id: str | None, seconds: float | None) -> None:
         """The host set the room's turn timeout: it applies to the match at once."""
         table = self.tables.get(match_id) if match_id else None
-        live = self.kozyr.live.get(match_id) if match_id else None
+        live = self.matches.live.get(match_id) if match_id else None
         if table is None or live is None:
             return
         table.takeover_seconds = float(seconds or 0)
@@ -105,9 +117,9 @@ class BotRunner:
             settings = self._room_settings(live)
             if settings is None:
                 def load() -> tuple[dict[int, str], float | None]:
-                    with self.kozyr.db.read() as s:
+                    with self.db.read() as s:
                         return store.bot_settings(s, live.id, live.room_id)
-                settings = await self.kozyr.run(load)
+                settings = await to_thread.run_sync(load)
             table = self.tables.setdefault(live.id, Table(*settings))
         return table
 
@@ -115,7 +127,7 @@ class BotRunner:
         """The match's bot seats and turn timeout from its room's state in memory, when
         the match is the room's current one (seats change only between matches, so
         they are the match's); None: read them."""
-        snap = self.kozyr.rooms.snapshots.get(live.room_code)
+        snap = self.rooms.cached(live.room_code)
         if snap is None or not snap["match"] or snap["match"]["id"] != live.id:
             return None
         levels = {s["seat"]: str(s["level"]) for s in snap["seats"] if s["level"] is not None}
@@ -148,7 +160,7 @@ class BotRunner:
         table.version = -1  # the player's turn timer starts again
         log.info("match %s: seat %d is back from the bot", live.id, seat)
         table.wake.set()
-        self.kozyr.rooms.announce(live.room_code)
+        self.rooms.announce(live.room_code)
         await self.poke(live)
         return True
 
@@ -159,7 +171,7 @@ class BotRunner:
             return
         table.takeover.add(seat)
         log.info("match %s: the host lets a bot play seat %d", live.id, seat)
-        self.kozyr.rooms.announce(live.room_code)
+        self.rooms.announce(live.room_code)
         await self.poke(live)
 
     # -- the turn clock (timer messages) -----------------------------------------------
@@ -189,15 +201,15 @@ class BotRunner:
         msg = self.timer_message(live, table) or {
             "type": "timer", "version": live.version, "match": live.id, "seat": None,
             "seconds": None, "total": table.takeover_seconds}
-        self.kozyr.hub.broadcast(live.room_code, msg)
+        self.hub.broadcast(live.room_code, msg)
 
     async def _drive(self, live: LiveMatch, table: Table) -> None:
-        k = self.kozyr
+        settings = self.settings
         loop = asyncio.get_running_loop()
         try:
             while not self.stopped:
                 table.wake.clear()
-                if live.finished or k.live.get(live.id) is not live:
+                if live.finished or self.matches.live.get(live.id) is not live:
                     break
                 async with live.lock:
                     version = live.version
@@ -210,12 +222,12 @@ class BotRunner:
                 if table.takeover_seconds > 0:
                     self._set_clock(live, table, people[0] if people and not auto else None)
                 if auto:
-                    wait = table.since + k.settings.bot_delay - now
-                    if k.settings.bot_delay > 0 and k.settings.bot_trick_pause > 0:
+                    wait = table.since + settings.bot_delay - now
+                    if settings.bot_delay > 0 and settings.bot_trick_pause > 0:
                         async with live.lock:
                             taken = live.version == version and trick_just_taken(live.engine)
                         if taken:  # let the people see the finished trick before a bot leads again
-                            wait += k.settings.bot_trick_pause
+                            wait += settings.bot_trick_pause
                     if wait > 0:
                         await asyncio.sleep(wait)
                     await self._play(live, table, auto[0], version)
@@ -226,7 +238,7 @@ class BotRunner:
                         table.takeover.update(to_act)
                         log.info("match %s: a bot takes over seat(s) %s", live.id, to_act)
                         self._set_clock(live, table, None)
-                        k.rooms.announce(live.room_code)
+                        self.rooms.announce(live.room_code)
                         continue
                     with suppress(TimeoutError):
                         await asyncio.wait_for(table.wake.wait(), left)
@@ -250,13 +262,12 @@ class BotRunner:
         return bot
 
     async def _play(self, live: LiveMatch, table: Table, seat: int, version: int) -> None:
-        k = self.kozyr
-        level = table.levels.get(seat) or k.settings.takeover_level
+        level = table.levels.get(seat) or self.settings.takeover_level
         try:
             async with live.lock:
                 if live.version != version or live.finished or not table.automatic(seat):
                     return
-                ask = (ask_for(live, seat, level, secrets.randbelow(2**31), k.settings.bot_think_ms)
+                ask = (ask_for(live, seat, level, secrets.randbelow(2**31), self.settings.bot_think_ms)
                        if level in POOLED else None)
                 if ask is None:  # cheap: here, from the seat's view (the bot reads nothing else)
                     action = self._bot(table, seat, level).act(live.engine, seat)
@@ -267,7 +278,7 @@ class BotRunner:
             await asyncio.sleep(1.0)
             return
         # The match may have moved on (or the player come back) while it thought.
-        seq = await k.matches.submit(live, seat, action, None, version, still=lambda: (
+        seq = await self.matches.submit(live, seat, action, None, version, still=lambda: (
             live.version == version and not live.finished and table.automatic(seat)))
         if seq is None and live.version == version and not live.finished:
             await asyncio.sleep(1.0)  # refused or not recorded: do not retry in a tight loop

@@ -17,8 +17,9 @@ so the players of a SIGKILLed process stop showing as connected.  A process
 that starts asks the others for a full report; one that stops says goodbye.
 All notes of one process go out from one task, in order.
 
-Signed-out devices travel on ``kozyr:sign-out`` (their tokens' hashes): every process
-forgets them and closes their sockets (Kozyr.signed_out)."""
+Player notes travel on ``kozyr:players``: a renamed player, or signed-out devices
+(their tokens' hashes), that every process forgets (app/directory.py) and whose
+sockets it closes (app/signin.py)."""
 
 from __future__ import annotations
 
@@ -28,29 +29,45 @@ import logging
 import secrets
 import time
 from contextlib import suppress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from ..config import Settings
+from .hub import Hub
+from .live import LiveMatch
 
 if TYPE_CHECKING:  # pragma: no cover
     from redis.asyncio.client import PubSub
 
-    from .service import Kozyr
-
 log = logging.getLogger("kozyr.fanout")
 PREFIX = "kozyr:room:"
 PRESENCE = "kozyr:presence"
-SIGN_OUT = "kozyr:sign-out"
+PLAYERS = "kozyr:players"
+
+
+class Receiver(Protocol):
+    """Who acts on the other processes' notes (app/server.py)."""
+
+    async def on_remote(self, code: str, note: dict) -> None: ...
+
+    async def presence_changed(self, code: str) -> None: ...
+
+    def forget_room(self, code: str) -> None: ...
+
+    async def on_players_note(self, note: dict) -> None: ...
 
 
 class RedisFanout:
-    def __init__(self, url: str, kozyr: Kozyr) -> None:
+    def __init__(self, url: str, settings: Settings, hub: Hub, live: dict[str, LiveMatch],
+                 receiver: Receiver) -> None:
         import redis.asyncio as aioredis
         self.redis = aioredis.from_url(url)
-        self.kozyr = kozyr
+        self.hub = hub
+        self.live = live
+        self.receiver = receiver
         self.origin = secrets.token_hex(6)
         self.pubsub: PubSub | None = None  # start: subscribed to every room's notes
         self.task: asyncio.Task | None = None
         self.pending: set[asyncio.Task] = set()
-        settings = kozyr.settings
         self.heartbeat = max(0.05, settings.presence_heartbeat)
         self.expiry = max(self.heartbeat, settings.presence_expiry)
         self.dirty: set[str] = set()  # rooms whose local players may have changed
@@ -67,15 +84,15 @@ class RedisFanout:
         await self.redis.ping()
         self.pubsub = pubsub = self.redis.pubsub()
         await pubsub.psubscribe(PREFIX + "*")
-        await pubsub.subscribe(PRESENCE, SIGN_OUT)
+        await pubsub.subscribe(PRESENCE, PLAYERS)
         self.task = asyncio.create_task(self._listen())
-        self.kozyr.hub.on_change = self.changed
+        self.hub.on_change = self.changed
         await self._send_presence({"hello": True})  # the others answer with full reports
         self.presence_task = asyncio.create_task(self._presence_loop())
         log.info("fan-out over redis as %s", self.origin)
 
     async def stop(self) -> None:
-        self.kozyr.hub.on_change = None
+        self.hub.on_change = None
         if self.sender is not None:  # the notes queued so far go out first
             await _bounded(asyncio.shield(self.sender), 5.0)
         if self.presence_task is not None:
@@ -100,9 +117,9 @@ class RedisFanout:
         trip to Redis for many rooms' notes, in the order they were queued)."""
         self._queue(PREFIX + code, note)
 
-    async def publish_sign_out(self, digests: list[str]) -> None:
-        """Tell the other processes that the devices of these token hashes signed out."""
-        self._queue(SIGN_OUT, {"tokens": digests})
+    def publish_players(self, note: dict) -> None:
+        """Queue a player note (a player or tokens to forget) for every other process."""
+        self._queue(PLAYERS, note)
 
     def _queue(self, channel: str, note: dict) -> None:
         self.outbox.append((channel, json.dumps({**note, "origin": self.origin}, separators=(",", ":"))))
@@ -137,14 +154,14 @@ class RedisFanout:
                 raise
             except Exception as e:
                 log.warning("redis listener failed (%s); retrying", e)
-                for match_id in list(self.kozyr.live):  # notes may be lost meanwhile
+                for match_id in list(self.live):  # notes may be lost meanwhile
                     self._missed(match_id)
                 await asyncio.sleep(1)
 
     def _missed(self, match_id: object) -> None:
         """A note of this match was not followed here: the next connection to ask for
         its state reads the log first (MatchLoop.send_state; a resume always does)."""
-        live = self.kozyr.live.get(match_id) if isinstance(match_id, str) else None
+        live = self.live.get(match_id) if isinstance(match_id, str) else None
         if live is not None:
             live.fresh = False
 
@@ -186,7 +203,7 @@ class RedisFanout:
                 await asyncio.sleep(1)
 
     async def _report(self) -> None:
-        hub = self.kozyr.hub
+        hub = self.hub
         if self.full_wanted:
             self.full_wanted = False
             self.dirty.clear()
@@ -211,7 +228,7 @@ class RedisFanout:
             await self._send_presence({"ttl": self.expiry, "rooms": delta})
 
     def _expire(self) -> None:
-        changed = self.kozyr.hub.expire(time.monotonic())
+        changed = self.hub.expire(time.monotonic())
         if changed:
             self._peer_gone()
         for code in changed:
@@ -220,11 +237,11 @@ class RedisFanout:
     def _peer_gone(self) -> None:
         """A process said goodbye or stopped reporting: it may have committed actions it
         never published, so every match here reads the log at its next join."""
-        for live in self.kozyr.live.values():
+        for live in self.live.values():
             live.fresh = False
 
     async def _on_presence(self, note: dict) -> None:
-        hub = self.kozyr.hub
+        hub = self.hub
         origin = note.get("origin")
         if not isinstance(origin, str) or origin == self.origin:
             return
@@ -250,7 +267,7 @@ class RedisFanout:
     def _presence_changed(self, code: str) -> None:
         """Re-send presence to our sockets in the room, in the background; a change
         that comes while one is being sent is sent once more afterwards."""
-        if not self.kozyr.hub.conns(code):
+        if not self.hub.conns(code):
             return  # the report is kept for a socket that may join later; nobody to tell now
         if code in self.resending:
             self.resending[code] = True
@@ -265,7 +282,7 @@ class RedisFanout:
             while True:
                 self.resending[code] = False
                 try:
-                    await self.kozyr.presence_changed(code)
+                    await self.receiver.presence_changed(code)
                 except Exception:
                     log.exception("could not send presence of room %s", code)
                 if not self.resending.get(code):
@@ -284,18 +301,18 @@ class RedisFanout:
             except Exception:
                 log.exception("bad presence note %r", note)
             return
-        if channel == SIGN_OUT:
-            await self.kozyr.signed_out(note["tokens"], publish=False)
+        if channel == PLAYERS:
+            await self.receiver.on_players_note(note)
             return
         code = channel[len(PREFIX):]
-        if not self.kozyr.hub.conns(code):
+        if not self.hub.conns(code):
             # Nobody here watches the room; just forget what may be stale.
             if note.get("kind") == "room":
-                self.kozyr.rooms.forget(code)
+                self.receiver.forget_room(code)
             self._missed(note.get("match"))
             return
         try:
-            await self.kozyr.on_remote(code, note)
+            await self.receiver.on_remote(code, note)
         except Exception:
             log.exception("could not apply a note from another process for room %s", code)
 

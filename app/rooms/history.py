@@ -6,18 +6,15 @@ holds face-down cards) are shown only once the whole match is over."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sqlalchemy.orm import Session
 
 from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
-from .live import ABANDON, undone_target
+from ..db.session import Database
+from .live import ABANDON, LiveMatch, undone_target
+from .replays import ReplayCache
 from .takeback import masked
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import Kozyr
 
 EXPORT_FORMAT = "kozyr-match/1"
 #: A match is over when it finished or its host stopped it (app/rooms/abandon.py): then
@@ -66,12 +63,13 @@ def takebacks(actions: list, seats: list[dict], deals: list[dict], *, finished: 
 
 
 class History:
-    def __init__(self, kozyr: Kozyr) -> None:
-        self.k = kozyr
-        self.db = kozyr.db
+    def __init__(self, db: Database, live: dict[str, LiveMatch], replays: ReplayCache) -> None:
+        self.db = db
+        self.live = live  # the live matches (their version is ahead of the row's)
+        self.replays = replays  # engine matches rebuilt from the log, per (match, version)
 
     def summary(self, s: Session, row: m.Match, room_code: str | None = None) -> dict:
-        live = self.k.live.get(row.id)
+        live = self.live.get(row.id)
         return {
             "id": row.id, "room": room_code or store.room_code_of(s, row.room_id), "number": row.number,
             "variant": row.variant, "options": row.options, "seats": store.match_seats(s, row.id),
@@ -94,7 +92,7 @@ class History:
             actions = store.actions_of(s, row.id)
             info["version"] = len(actions)
         # A separate engine object: the live match is never touched outside its lock.
-        match = self.k.replayed(row, actions)
+        match = self.replays.get(row, actions)
         info["takebacks"] = takebacks(actions, info["seats"], match.history(), finished=row.status in OVER)
         return info, row, match
 
@@ -123,22 +121,8 @@ class History:
         out.update(scoresheet=match.scoresheet(), role_table=match.role_table(), deals=match.history())
         return out
 
-    def create_player(self, name: str) -> dict:
-        with self.db.write() as s:
-            player, token = store.create_player(s, name)
-            return {"id": player.id, "name": player.name, "token": token}
-
-    def rename(self, player_id: int, name: str) -> dict:
-        with self.db.write() as s:
-            row = store.rename_player(s, player_id, name)
-            return {"id": row.id, "name": row.name}
-
     def stats(self, player_id: int) -> dict:
         with self.db.read() as s:
             if store.find_player(s, player_id) is None:
                 raise UnknownPlayer(f"no player {player_id}")
             return store.player_stats(s, player_id)
-
-    def player_by_token(self, token: str) -> m.Player | None:
-        with self.db.read() as s:
-            return store.player_by_token(s, token)

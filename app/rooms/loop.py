@@ -18,19 +18,19 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from anyio import to_thread
 
 from engine import IllegalAction
 
 from .. import protocol as p
-from .hub import Conn, dumps
+from ..db import store
+from ..db.session import Database
+from .hub import Conn, Hub, dumps
 from .journal import GroupCommitJournal, journal_for
 from .live import Duplicate, LiveMatch, Stale, is_undo, parts_delta, parts_json
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import Kozyr
+from .peers import Peers
+from .ports import ActionClock, LoopBots, LoopRooms, MatchResults
 
 log = logging.getLogger("kozyr.match")
 
@@ -49,14 +49,36 @@ def delta_text(version: int, match_json: str, base_version: int, base: dict[str,
 
 
 class MatchLoop:
-    def __init__(self, kozyr: Kozyr) -> None:
-        self.kozyr = kozyr
-        self.db = kozyr.db
-        self.journal = journal_for(kozyr.db)
+    #: The bots (app/rooms/bots.py BotRunner; the composition root sets it: the bots
+    #: need the match loop first).
+    bots: LoopBots
+
+    def __init__(self, db: Database, hub: Hub, peers: Peers, live: dict[str, LiveMatch], rooms: LoopRooms,
+                 results: MatchResults, clock: ActionClock) -> None:
+        self.db = db
+        self.hub = hub
+        self.peers = peers
+        self.rooms = rooms
+        self.results = results  # standings and ratings (app/ratings.py)
+        self.clock = clock  # kozyr_action_seconds (app/metrics.py)
+        self.journal = journal_for(db)
         if isinstance(self.journal, GroupCommitJournal):
             self.journal.forget = self.forget
-        self.live: dict[str, LiveMatch] = {}
+        self.live = live
         self._loading: dict[str, asyncio.Lock] = {}
+
+    def recover(self) -> int:
+        """(Start-up, a worker thread.)  Rebuild every unfinished match from its seed and
+        action log."""
+        with self.db.read() as s:
+            ids = [row.id for row in store.unfinished_matches(s)]
+        for match_id in ids:
+            try:
+                self.live[match_id] = LiveMatch.load(self.db, match_id)
+            except Exception:
+                log.exception("could not rebuild match %s", match_id)
+        log.info("recovered %d unfinished match(es)", len(self.live))
+        return len(self.live)
 
     # -- live matches in memory -------------------------------------------------------
 
@@ -78,7 +100,7 @@ class MatchLoop:
 
     async def current(self, code: str) -> LiveMatch | None:
         """The room's current match (from the room's state in memory)."""
-        match_id = await self.kozyr.rooms.current_match_id(code)
+        match_id = await self.rooms.current_match_id(code)
         return await self.get_live(match_id) if match_id else None
 
     def forget(self, live: LiveMatch) -> None:
@@ -98,7 +120,6 @@ class MatchLoop:
         moment has passed).  ``client_id`` None: a bot's action.  ``takeback``: the
         ``undo:<seq>`` of an agreed take-back (app/rooms/takeback.py), the only
         entry applied while a take-back request is open."""
-        k = self.kozyr
         received = time.perf_counter() if received is None else received
 
         def refuse(code: str, message: str) -> None:
@@ -119,7 +140,7 @@ class MatchLoop:
                     refuse(p.TAKEBACK_OPEN, "a take-back request is open; nothing is applied until it is answered")
                 return None
             if (expected_version is not None and expected_version != live.version
-                    and k.fanout is not None):
+                    and self.peers.shared):
                 if await to_thread.run_sync(live.catch_up, self.db):  # another process moved on
                     self.push_views(live)  # (its note not here yet): unseen by our connections too
             try:
@@ -148,24 +169,23 @@ class MatchLoop:
             ack = None if conn is None else (conn, dumps({"type": "ack", "version": live.version, "match": live.id,
                                                           "client_id": client_id, "seq": seq}))
             self.push_views(live, ack)
-            k.metrics.action_done(received)
+            self.clock.action_done(received)
             if live.finished:
                 log.info("match %s finished: %s", live.id, live.engine.result())
-                k.rooms.match_finished(live)  # the room message, from memory, in order
-        await k.publish(live.room_code, {"kind": "match", "match": live.id, "version": seq + 1,
+                self.rooms.match_finished(live)  # the room message, from memory, in order
+        await self.peers.publish(live.room_code, {"kind": "match", "match": live.id, "version": seq + 1,
                                          "logged": [seq, seat, action, client_id]})
         if live.finished:
-            await k.ratings.match_over(live.id)  # standings and ratings (app/ratings.py)
+            await self.results.match_over(live.id)  # standings and ratings (app/ratings.py)
         if client_id is not None:
-            await k.bots.returned(live, seat)  # the person's own committed action ends a takeover
-        await k.bots.poke(live)
+            await self.bots.returned(live, seat)  # the person's own committed action ends a takeover
+        await self.bots.poke(live)
         return seq
 
     # -- another process's action ---------------------------------------------------------
 
     async def on_note(self, note: dict) -> None:
         """Another process committed an action (its note): catch up and show it."""
-        k = self.kozyr
         known = note["match"] in self.live
         live = await self.get_live(note["match"])
         if live is None:
@@ -187,8 +207,8 @@ class MatchLoop:
             if changed or not known:
                 self.push_views(live)
             if live.finished:
-                k.rooms.match_finished(live, publish=False)
-        await k.bots.poke(live)
+                self.rooms.match_finished(live, publish=False)
+        await self.bots.poke(live)
 
     # -- views -------------------------------------------------------------------------
 
@@ -200,7 +220,7 @@ class MatchLoop:
         version, match_id, match_json = live.version, live.id, dumps(live.id)
         full: dict[int | None, str] = {}
         deltas: dict[int | None, str] = {}
-        conns = self.kozyr.hub.conns(live.room_code)
+        conns = self.hub.conns(live.room_code)
         if ack is not None:
             if ack[0] in conns:
                 conns.remove(ack[0])
@@ -251,7 +271,7 @@ class MatchLoop:
             conn.send(self.view_message(None, conn))
             return None
         async with live.lock:
-            if self.kozyr.fanout is not None and (resume or not live.fresh):
+            if self.peers.shared and (resume or not live.fresh):
                 # Other processes may have moved the match on: a note not followed here,
                 # or a resume (its client may have seen more than the notes told us).
                 # A join to a match followed note by note reads nothing.
@@ -264,7 +284,7 @@ class MatchLoop:
                 if caught_up:
                     self.push_views(live)  # unseen by the room's other connections too
             conn.send(self.view_message(live, conn))
-            timer = self.kozyr.bots.timer_message(live)
+            timer = self.bots.timer_message(live)
             if timer is not None:
                 conn.send(timer)
             if live.takeback is not None:  # an open take-back request (app/rooms/takeback.py)

@@ -1,8 +1,7 @@
-"""The server's state, one ``Kozyr`` per process: rooms (``RoomService``), live matches
-(``MatchLoop``, loop.py), bots (bots.py), sockets (hub.py), other processes (fanout.py).
-
-REST routes and the websocket route call the services; SQL runs in worker threads
-through app/db/store.py, engine work for a match only under that match's lock.
+"""Rooms: their state in memory, seats, bots in seats, chat, and the room messages
+(``RoomService``).  The composition root (app/server.py) wires it with the match
+loop (loop.py), the bots (bots.py) and what crosses them (play.py); SQL runs in
+worker threads through app/db/store.py.
 
 Room state is kept in memory (``RoomService.snapshots``): loaded from the database
 once, replaced by the fresh state each change writes, dropped when another
@@ -13,22 +12,22 @@ never one older than a view the connection already got."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from anyio import to_thread
+from sqlalchemy.orm import Session
 
 from engine import find_variant
 from engine.bots import LEVELS
 
 from .. import protocol as p
-from ..coalesce import Coalescer
 from ..config import Settings
 from ..db import models as m
+from ..db import ratings as sql
 from ..db import store
 from ..db.errors import (
     BadOptions,
@@ -36,6 +35,7 @@ from ..db.errors import (
     BotsDisabled,
     MatchRunning,
     NotHost,
+    NotInMatch,
     NotYourSeat,
     SeatsEmpty,
     SeatTaken,
@@ -44,37 +44,39 @@ from ..db.errors import (
     UnknownLevel,
     UnknownRoom,
 )
-from ..db.migrate import upgrade
 from ..db.session import Database
-from ..gcpace import GcPacer, freeze_startup
-from ..hashing import Hashing
 from ..limits import CodeGuard
-from ..metrics import Metrics
-from ..ratings import Ratings
-from .abandon import Abandon
-from .bots import SLOTS, BotRunner, bot_name
-from .history import History
+from .bots import SLOTS, bot_name
 from .hub import Conn, Hub
-from .live import ABANDON, LiveMatch
-from .loop import MatchLoop
-from .replays import ReplayCache
-from .takeback import Takebacks
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .fanout import RedisFanout
+from .live import LiveMatch
+from .peers import Peers
+from .ports import Takeovers
 
 log = logging.getLogger("kozyr.rooms")
 T = TypeVar("T")
 
 
-class RoomService:
-    """Rooms, seats, bots in seats, the turn timeout, chat, and the room messages."""
+class Caller(Protocol):
+    """The player a REST request comes from (app/directory.py KnownPlayer)."""
 
-    def __init__(self, kozyr: Kozyr) -> None:
-        self.k = kozyr
-        self.settings = kozyr.settings
-        self.db = kozyr.db
-        self.hub = kozyr.hub
+    @property
+    def id(self) -> int: ...
+
+
+class RoomService:
+    """Rooms, seats, bots in seats, chat, and the room messages."""
+
+    #: The seats a bot plays for an absent person (app/rooms/bots.py BotRunner; the
+    #: composition root sets it: the bots need the rooms first).
+    takeovers: Takeovers
+
+    def __init__(self, settings: Settings, db: Database, hub: Hub, peers: Peers,
+                 live: dict[str, LiveMatch]) -> None:
+        self.settings = settings
+        self.db = db
+        self.hub = hub
+        self.peers = peers
+        self.live = live  # the live matches (app/rooms/loop.py MatchLoop.live)
         self.snapshots: dict[str, dict] = {}  # stored code -> store.room_snapshot()
         self.codes: dict[str, str] = {}  # a code as asked for -> the room's stored code
         self.code_guard = CodeGuard(self.settings.room_lookup_burst, self.settings.room_lookup_per_minute)
@@ -98,7 +100,7 @@ class RoomService:
                 if known is not None:
                     return known
                 try:
-                    snap = await self.k.run(self._read_room, code)
+                    snap = await to_thread.run_sync(self._read_room, code)
                 except UnknownRoom:
                     self.code_guard.miss(addr)
                     raise
@@ -121,13 +123,17 @@ class RoomService:
         """The room's state (``code`` is a stored code): from memory, else the database."""
         snap = self.snapshots.get(code)
         if snap is None:
-            snap = self.snapshots.setdefault(code, await self.k.run(self._read_room, code))
+            snap = self.snapshots.setdefault(code, await to_thread.run_sync(self._read_room, code))
         return snap
 
     def _read_room(self, code: str) -> dict:
         """(A worker thread.)  The room's state from the database (UnknownRoom if none)."""
         with self.db.read() as s:
             return store.room_snapshot_by_code(s, code)
+
+    def cached(self, code: str) -> dict | None:
+        """The room's state if it is in memory (``code`` is a stored code)."""
+        return self.snapshots.get(code)
 
     def forget(self, code: str) -> None:
         """Another process changed the room: read it afresh when next needed."""
@@ -143,8 +149,8 @@ class RoomService:
         code = snap["code"]
         connected = self.hub.connected_players(code)
         match = snap["match"]
-        live = self.k.live.get(match["id"]) if match else None
-        takeover = self.k.bots.takeover_of(match["id"] if match else None)
+        live = self.live.get(match["id"]) if match else None
+        takeover = self.takeovers.takeover_of(match["id"] if match else None)
         return {
             "code": code,
             "variant": snap["variant"],
@@ -214,7 +220,7 @@ class RoomService:
         code = snap["code"]
         self.snapshots[code] = snap
         self._reseat(snap)
-        await self.k.publish(code, {"kind": "room", "new_match": new_match})
+        await self.peers.publish(code, {"kind": "room", "new_match": new_match})
         self.announce(code)
         return self.room_dict(snap)
 
@@ -223,17 +229,12 @@ class RoomService:
         for conn in self.hub.conns(snap["code"]):
             conn.seat = seats.get(conn.player_id)
 
-    async def on_note(self, code: str, note: dict) -> None:
+    async def on_note(self, code: str) -> None:
         """Another process changed the room: read it, re-seat our sockets, tell them."""
         self.forget(code)
         snap = await self.snapshot(code)
         self._reseat(snap)
         self.announce(code)
-        if note.get("new_match"):
-            live = await self.k.matches.current(code)
-            if live is not None:
-                async with live.lock:
-                    self.k.matches.push_views(live)
 
     def match_finished(self, live: LiveMatch, *, publish: bool = True) -> None:
         """The match is over (under its lock): the room says so, in order."""
@@ -244,24 +245,21 @@ class RoomService:
                 snap["match"] = {**snap["match"], "status": status, "version": live.version}
                 self.announce(live.room_code)
 
-    def forget_if_idle(self, code: str) -> None:
-        """Nobody is left in the room: drop a finished match and the room's state from
-        memory (read again when somebody comes back)."""
+    def forget_if_idle(self, code: str) -> str | None:
+        """Nobody is left in the room: drop the room's state from memory (read again when
+        somebody comes back); the id of its current match, if it had one."""
         if self.hub.conns(code):
-            return
+            return None
         snap = self.snapshots.pop(code, None)
         match = snap["match"] if snap else None
-        live = self.k.live.get(match["id"]) if match else None
-        if live is not None and live.finished and not live.lock.locked():
-            self.k.matches.forget(live)
+        return match["id"] if match else None
 
     # -- REST operations ------------------------------------------------------------------
 
-    def create_room(self, player: m.Player, variant_id: str, options: dict | None,
-                    seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
-                    rated: bool = False, takeback: str | None = None,
-                    abandoned: str = "ignored") -> dict:
-        """(A worker thread.)  A new room; the host takes seat 0 if ``take_seat``."""
+    def _new_room(self, s: Session, host_id: int, variant_id: str, options: dict | None,
+                  seats: int | None, take_seat: bool, takeover_seconds: float | None,
+                  rated: bool, takeback: str | None, abandoned: str) -> m.Room:
+        """(In a write transaction.)  A new room of ``host_id``; he takes seat 0 if ``take_seat``."""
         try:
             variant = find_variant(variant_id)
         except KeyError as e:
@@ -274,21 +272,62 @@ class RoomService:
         except ValueError as e:
             raise BadOptions(str(e)) from None
         limit = self.settings.max_open_rooms
-        with self.db.write() as s:
-            if limit > 0 and store.open_rooms(s, player.id) >= limit:
-                raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
-            host = store.player_row(s, player.id)
-            room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
-            room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
-                                     else self.settings.turn_timeout) or None
-            room.rated = rated
-            # A rated room allows take-backs only when it says so (README, take-backs).
-            room.takeback = takeback or ("off" if rated else "agree")
-            room.abandoned = abandoned  # does a match the host stops count (app/rooms/abandon.py)
-            s.flush()
-            snap = store.room_snapshot(s, room)
-        self.snapshots[snap["code"]] = snap  # (a dict assignment: safe from a worker thread)
+        if limit > 0 and store.open_rooms(s, host_id) >= limit:
+            raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
+        host = store.player_row(s, host_id)
+        room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
+        room.takeover_seconds = (takeover_seconds if takeover_seconds is not None
+                                 else self.settings.turn_timeout) or None
+        room.rated = rated
+        # A rated room allows take-backs only when it says so (README, take-backs).
+        room.takeback = takeback or ("off" if rated else "agree")
+        room.abandoned = abandoned  # does a match the host stops count (app/rooms/abandon.py)
+        s.flush()
+        return room
+
+    async def create_room(self, player: Caller, variant_id: str, options: dict | None,
+                          seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
+                          rated: bool = False, takeback: str | None = None,
+                          abandoned: str = "ignored") -> dict:
+        """A new room; the host takes seat 0 if ``take_seat``."""
+        def write() -> dict:
+            with self.db.write() as s:
+                room = self._new_room(s, player.id, variant_id, options, seats, take_seat,
+                                      takeover_seconds, rated, takeback, abandoned)
+                return store.room_snapshot(s, room)
+        snap = await to_thread.run_sync(write)
+        self.snapshots[snap["code"]] = snap
         return self.room_dict(snap)
+
+    async def again(self, code: str, player: Caller) -> tuple[dict, list[int]]:
+        """A new room like ``code`` (variant, options, seats, rated, turn timeout, take-backs,
+        abandoned matches) hosted by ``player``, who must have played its last match: he
+        takes his seat, the bots theirs, every other person of that match is called —
+        one transaction.  The new room and the ids of the people called."""
+        old = await self.snapshot(code)
+        match = old["match"]
+
+        def write() -> tuple[dict, list[int]]:
+            with self.db.write() as s:
+                played = store.match_seats(s, match["id"]) if match else []
+                mine = next((x["seat"] for x in played if x["player"] == player.id), None)
+                if mine is None:
+                    raise NotInMatch("only a player of this room's last match calls its people to a new room")
+                room = self._new_room(s, player.id, old["variant"], old["options"], old["seat_count"], False,
+                                      old["takeover_seconds"] or 0, old.get("rated", False),
+                                      old.get("takeback"), old.get("abandoned", "ignored"))
+                store.take_seat(s, room, mine, player.id)
+                for x in played:
+                    if x["bot_key"]:
+                        level = x["bot_key"].rsplit("-", 1)[0]
+                        self._check_level(level)
+                        self._seat_bot(s, room, x["seat"], level)
+                people = [x["player"] for x in played if not x["bot_key"] and x["player"] != player.id]
+                sql.add_calls(s, room.id, player.id, people)
+                s.flush()
+                return store.room_snapshot(s, room), people
+        snap, people = await to_thread.run_sync(write)
+        return await self.changed(snap), people
 
     async def _write(self, code: str, work: Callable[..., T]) -> dict:
         """Run ``work(session, room)`` in a write transaction with the room row locked
@@ -299,9 +338,9 @@ class RoomService:
                 work(s, room)
                 s.flush()
                 return store.room_snapshot(s, room)
-        return await self.k.run(run)
+        return await to_thread.run_sync(run)
 
-    async def change_seat(self, code: str, seat_no: int, player: m.Player, take: bool) -> dict:
+    async def change_seat(self, code: str, seat_no: int, player: Caller, take: bool) -> dict:
         def work(s, room: m.Room) -> None:
             if take:
                 store.take_seat(s, room, seat_no, player.id)
@@ -312,46 +351,55 @@ class RoomService:
             store.free_seat(s, room, seat_no)
         return await self.changed(await self._write(code, work))
 
-    async def change_bot(self, code: str, seat_no: int, player: m.Player, level: str | None) -> dict:
-        """Seat a bot of ``level`` (None: remove the bot) in an empty seat; host only."""
-        if level is not None and not self.settings.bots_enabled:
+    def _check_level(self, level: str) -> None:
+        if not self.settings.bots_enabled:
             raise BotsDisabled("bots are switched off on this server")
-        if level is not None and level not in LEVELS:
+        if level not in LEVELS:
             raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+
+    def _seat_bot(self, s: Session, room: m.Room, seat_no: int, level: str) -> None:
+        """(In a write transaction.)  A bot of ``level`` in seat ``seat_no`` (empty, or a bot's)."""
+        if store.seat_holds_person(s, room, seat_no):
+            raise SeatTaken(f"seat {seat_no} is taken")
+        store.check_between_matches(s, room)
+        # The lowest slot of that level not seated elsewhere in the room: three basic
+        # bots are three players (Sam, Max, Tom).
+        others = {key for n, (_, key) in store.room_bots(s, room).items() if n != seat_no}
+        slot = next((k for k in range(1, SLOTS + 1) if f"{level}-{k}" not in others), None)
+        if slot is None:
+            raise TooManyBots(f"the room already holds {SLOTS} {level} bots")
+        bot = store.bot_player(s, level, slot, bot_name(level, slot))
+        store.seat_row(s, room, seat_no).player_id = bot.id  # an empty seat, or another bot
+
+    async def change_bot(self, code: str, seat_no: int, player: Caller, level: str | None) -> dict:
+        """Seat a bot of ``level`` (None: remove the bot) in an empty seat; host only."""
+        if level is not None:
+            self._check_level(level)
 
         def work(s, room: m.Room) -> None:
             if room.host_id != player.id:
                 raise NotHost("only the host seats or removes bots")
             if level is None:
                 store.remove_bot(s, room, seat_no)
-                return
-            if store.seat_holds_person(s, room, seat_no):
-                raise SeatTaken(f"seat {seat_no} is taken")
-            store.check_between_matches(s, room)
-            # The lowest slot of that level not seated elsewhere in the room: three basic
-            # bots are three players (Sam, Max, Tom).
-            others = {key for n, (_, key) in store.room_bots(s, room).items() if n != seat_no}
-            slot = next((k for k in range(1, SLOTS + 1) if f"{level}-{k}" not in others), None)
-            if slot is None:
-                raise TooManyBots(f"the room already holds {SLOTS} {level} bots")
-            bot = store.bot_player(s, level, slot, bot_name(level, slot))
-            store.seat_row(s, room, seat_no).player_id = bot.id  # an empty seat, or another bot
+            else:
+                self._seat_bot(s, room, seat_no, level)
         return await self.changed(await self._write(code, work))
 
-    async def set_takeover(self, code: str, player: m.Player, seconds: float | None) -> dict:
-        """The host sets the room's turn timeout (None / 0: off); applies at once."""
+    async def write_takeover(self, code: str, player: Caller, seconds: float | None) -> dict:
+        """The host sets the room's turn timeout (None / 0: off): the room's fresh state,
+        kept (app/rooms/play.py tells the bots and the sockets)."""
         def work(s, room: m.Room) -> None:
             if room.host_id != player.id:
                 raise NotHost("only the host changes the room")
             room.takeover_seconds = seconds or None
         snap = await self._write(code, work)
         self.snapshots[code] = snap
-        await self.k.bots.timeout_changed(await self.current_match_id(code), seconds)
-        return await self.changed(snap)
+        return snap
 
-    async def start_match(self, code: str, player: m.Player, *, seed: int | None = None) -> dict:
-        k = self.k
-
+    async def start_match(self, code: str, player: Caller, *, seed: int | None = None
+                          ) -> tuple[dict, LiveMatch | None]:
+        """A new match in the room (host only, every seat taken, none being played): the
+        room as the REST answer shows it, and the match in memory."""
         def work() -> tuple[dict, str, str | None]:
             with self.db.write() as s:
                 room = store.room_by_code(s, code, lock=self.db.is_postgres)
@@ -365,20 +413,15 @@ class RoomService:
                     raise SeatsEmpty(f"seats {empty} are empty")
                 row = store.create_match(s, room, store.new_seed() if seed is None else seed)
                 s.flush()
-                k.live[row.id] = live = LiveMatch(row, room.code)
+                self.live[row.id] = live = LiveMatch(row, room.code)
                 live.fresh = True  # an empty log, as in memory
                 return store.room_snapshot(s, room), row.id, current.id if current else None
-        snap, match_id, previous = await k.run(work)
+        snap, match_id, previous = await to_thread.run_sync(work)
         if previous is not None:
-            k.live.pop(previous, None)
+            self.live.pop(previous, None)
         log.info("match %s started in room %s (%s)", match_id, code, snap["variant"])
         room = await self.changed(snap, new_match=True)
-        live = k.live.get(match_id)
-        if live is not None:
-            async with live.lock:
-                k.matches.push_views(live)
-            await k.bots.poke(live)
-        return room
+        return room, self.live.get(match_id)
 
     def chat_lines(self, code: str, limit: int) -> list[dict]:
         """(A worker thread.)  The room's last ``limit`` chat lines."""
@@ -407,218 +450,26 @@ class RoomService:
         try:
             text = clean_chat(text, self.settings.max_chat_length)
         except ValueError as e:
-            return self.k.error(conn, p.CHAT_INVALID, str(e))
+            return self.error(conn, p.CHAT_INVALID, str(e))
         if not self._chat_allowed(conn.room_code, conn.player_id):
-            return self.k.error(conn, p.RATE_LIMITED, "too many chat messages; wait a moment")
+            return self.error(conn, p.RATE_LIMITED, "too many chat messages; wait a moment")
 
         def save() -> m.ChatMessage:
             with self.db.write() as s:
                 room = store.room_by_code(s, conn.room_code)
                 player = store.player_row(s, conn.player_id)
                 return store.add_chat(s, room, player, conn.seat, text)
-        row = await self.k.run(save)
-        version, match = self.k.stamp(conn.room_code)
+        row = await to_thread.run_sync(save)
+        version, match = self.stamp(conn.room_code)
         out = {"type": "chat", "version": version, "match": match, "id": row.id,
                "player": conn.player_id, "name": conn.name, "seat": conn.seat, "text": text,
                "time": store.utc(row.created_at)}
         self.hub.broadcast(conn.room_code, out)
-        await self.k.publish(conn.room_code, {"kind": "chat", "message": out})
-
-    async def back(self, conn: Conn) -> None:
-        """``back``: the seat's own player takes the seat back from the bot playing for him."""
-        live = await self.k.matches.current(conn.room_code)
-        if conn.seat is None:
-            return self.k.error(conn, p.NOT_SEATED, "you hold no seat in this room")
-        if live is None or live.finished:
-            return self.k.error(conn, p.NO_MATCH, "no match is being played in this room")
-        if not await self.k.bots.returned(live, conn.seat):
-            self.send_presence(conn.room_code)
-
-    async def take_over(self, conn: Conn, seat: int) -> None:
-        """``takeover``: the host lets a bot play ``seat`` now, during a match."""
-        snap = await self.snapshot(conn.room_code)
-        live = await self.k.matches.current(conn.room_code)
-        if snap["host"]["id"] != conn.player_id:
-            return self.k.error(conn, p.NOT_HOST, "only the host lets a bot play a seat")
-        if live is None or live.finished:
-            return self.k.error(conn, p.NO_MATCH, "no match is being played in this room")
-        if not 0 <= seat < live.seat_count:
-            return self.k.error(conn, p.BAD_MESSAGE, f"seat: no seat {seat} (seats 0..{live.seat_count - 1})")
-        await self.k.bots.take_over(live, seat)
-
-
-class Kozyr:
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.db = Database(settings.database_url)
-        self.hub = Hub()
-        self.fanout: RedisFanout | None = None  # when REDIS_URL is set
-        self.matches = MatchLoop(self)  # live matches and the path of every action (loop.py)
-        self.takebacks = Takebacks(self)  # take-back requests and votes (takeback.py)
-        self.abandon = Abandon(self)  # the host stops a match before its end (abandon.py)
-        self.live = self.matches.live
-        self.rooms = RoomService(self)
-        self.bots = BotRunner(self)  # bots in seats and takeovers (rooms/bots.py)
-        self.history = History(self)  # matches, exports, players (rooms/history.py)
-        self.ratings = Ratings(self)  # standings and ratings of finished matches (app/ratings.py)
-        self.metrics = Metrics(self)  # /metrics (app/metrics.py)
-        self.gc = GcPacer(settings.gc_pace_ms / 1000, settings.gc_full_seconds)  # app/gcpace.py
-        # argon2 on threads of its own, not the database's worker threads (app/hashing.py)
-        self.hashing = Hashing(settings.hash_threads, settings.passphrase_time_cost,
-                               settings.passphrase_memory_kib)
-        self._tokens: dict[str, tuple[float, int, str]] = {}  # token hash -> (until, id, name)
-        self._token_reads: Coalescer[str, tuple[int, str]] = Coalescer(self._players_of_tokens)
-        self.replays = ReplayCache(settings.history_cache)  # history's replays (replays.py)
-
-    # -- life cycle -------------------------------------------------------------
-
-    def migrate(self) -> None:
-        upgrade(self.db.engine)
-
-    def recover(self) -> int:
-        """Rebuild every unfinished match from its seed and action log."""
-        with self.db.read() as s:
-            ids = [row.id for row in store.unfinished_matches(s)]
-        for match_id in ids:
-            try:
-                self.live[match_id] = LiveMatch.load(self.db, match_id)
-            except Exception:
-                log.exception("could not rebuild match %s", match_id)
-        log.info("recovered %d unfinished match(es)", len(self.live))
-        return len(self.live)
-
-    async def startup(self) -> None:
-        """Ready to serve; if a step fails (the database or Redis unreachable), what the
-        earlier steps started is stopped again before the error goes on (the collector's
-        thresholds and callback are the whole process's)."""
-        if self.settings.worker_threads > 0:  # every to_thread.run_sync without a limiter of its own
-            to_thread.current_default_thread_limiter().total_tokens = self.settings.worker_threads
-        try:
-            self.metrics.start_watch()
-            if self.settings.run_migrations:
-                await self.run(self.migrate)
-            await self.run(self.recover)
-            await self.run(self.ratings.catch_up)
-            if self.settings.gc_freeze:
-                freeze_startup()
-            self.gc.start()
-            for live in list(self.live.values()):  # recovered matches' bots play on
-                await self.bots.poke(live)
-            if self.settings.redis_url:
-                from .fanout import RedisFanout
-                fanout = RedisFanout(self.settings.redis_url, self)
-                try:
-                    await fanout.start()
-                except BaseException:
-                    await fanout.stop()
-                    raise
-                self.fanout = fanout
-        except BaseException:
-            try:
-                await self.shutdown()
-            except Exception:
-                log.exception("stopping what a failed start-up had started")
-            raise
-
-    async def shutdown(self) -> None:
-        self.metrics.stop_watch()
-        self.gc.stop()
-        await self.bots.stop()
-        if self.fanout is not None:
-            await self.fanout.stop()
-        for conns in list(self.hub.rooms.values()):
-            for conn in list(conns):
-                await conn.close()
-        await self.matches.stop()
-        self.hashing.close()
-        self.db.dispose()
-
-    async def run(self, fn: Callable[..., T], *args) -> T:
-        return await to_thread.run_sync(fn, *args)
-
-    # -- other processes ------------------------------------------------------------
-
-    async def publish(self, code: str, note: dict) -> None:
-        if self.fanout is not None:
-            await self.fanout.publish(code, note)
-
-    async def on_remote(self, code: str, note: dict) -> None:
-        """Another process changed the room: catch up and tell our sockets."""
-        kind = note.get("kind")
-        if kind == "match":
-            await self.matches.on_note(note)
-        elif kind == "room":
-            await self.rooms.on_note(code, note)
-        elif kind == "chat":
-            self.hub.broadcast(code, note["message"])
-        elif kind == "takeback":  # a take-back request's votes (app/rooms/takeback.py)
-            await self.takebacks.on_note(note)
-
-    async def presence_changed(self, code: str) -> None:
-        """Players came or went on another process (rooms/fanout.py): tell our sockets."""
-        if self.hub.conns(code):
-            await self.rooms.snapshot(code)
-            self.rooms.send_presence(code)
-
-    # -- small helpers of the websocket route -------------------------------------------
-
-    async def player_by_token(self, token: str | None) -> tuple[int, str] | None:
-        """(id, name) of the token's player; remembered for a while (joins and reconnect
-        storms read no rows), forgotten on a rename here (another process's rename
-        shows within ``token_cache_seconds``)."""
-        if not token or len(token) > 200:
-            return None
-        key = store.token_hash(token)
-        now = time.monotonic()
-        hit = self._tokens.get(key)
-        if hit is not None and hit[0] > now:
-            return hit[1], hit[2]
-
-        found = await self._token_reads.get(token)  # one query for the tokens asked at once
-        if found is not None:
-            self.remember_token(token, *found)
-        return found
-
-    def _players_of_tokens(self, tokens: list[str]) -> dict[str, tuple[int, str]]:
-        """(A worker thread.)  (id, name) of each known token's player."""
-        with self.db.read() as s:
-            return {t: (p.id, p.name) for t, p in store.players_by_tokens(s, tokens).items()}
-
-    def remember_token(self, token: str, player_id: int, name: str) -> None:
-        """Remember a token's player (a look-up, or a player just created here: his
-        first join then reads no row)."""
-        if len(self._tokens) > 50_000:
-            self._tokens.clear()
-        self._tokens[store.token_hash(token)] = (
-            time.monotonic() + self.settings.token_cache_seconds, player_id, name)
-
-    def renamed(self, player_id: int) -> None:
-        for key in [k for k, v in self._tokens.items() if v[1] == player_id]:
-            del self._tokens[key]
-
-    async def signed_out(self, digests: list[str], publish: bool = True) -> None:
-        """Devices were signed out (app/api/auth.py; their rows are gone): their tokens'
-        players forgotten, their sockets told and closed (4403), and the other processes
-        told the same (rooms/fanout.py).  Whatever else a device holds in memory is let
-        go here too."""
-        gone = set(digests)
-        for key in gone:
-            self._tokens.pop(key, None)
-        conns = [c for room in list(self.hub.rooms.values()) for c in room if c.device in gone]
-        for conn in conns:
-            conn.send({"type": "error", "version": 0, "match": None, "code": p.BAD_TOKEN,
-                       "message": "this device was signed out"})
-        async def close(conn: Conn) -> None:
-            await conn.drain(0.5)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.ws.close(code=4403), 2.0)
-        await asyncio.gather(*(close(conn) for conn in conns))
-        if publish and self.fanout is not None:
-            await self.fanout.publish_sign_out(digests)
+        await self.peers.publish(conn.room_code, {"kind": "chat", "message": out})
 
     def stamp(self, code: str) -> tuple[int, str | None]:
         """(version, match id) of the room's current match, from memory."""
-        snap = self.rooms.snapshots.get(code)
+        snap = self.snapshots.get(code)
         match = snap["match"] if snap else None
         live = self.live.get(match["id"]) if match else None
         if live is not None:
@@ -626,32 +477,7 @@ class Kozyr:
         return (match["version"], match["id"]) if match else (0, None)
 
     def error(self, conn: Conn, code: str, message: str, client_id: str | None = None) -> None:
+        """An ``error`` message to one socket, stamped with the room's match now."""
         version, match = self.stamp(conn.room_code)
         conn.send({"type": "error", "version": version, "match": match, "code": code,
                    "message": message, "client_id": client_id})
-
-    async def act(self, conn: Conn, msg: p.ActionIn) -> None:
-        """A person's ``action``: the seat checked, then the match loop's one path."""
-        received = time.perf_counter()
-        if conn.seat is None:
-            return self.error(conn, p.NOT_SEATED, "you hold no seat in this room; spectators cannot act",
-                              msg.client_id)
-        if msg.seat is not None and msg.seat != conn.seat:
-            return self.error(conn, p.NOT_YOUR_SEAT, f"you hold seat {conn.seat}, not seat {msg.seat}",
-                              msg.client_id)
-        live = await self.matches.current(conn.room_code)
-        if live is None:
-            return self.error(conn, p.NO_MATCH, "no match has been started in this room", msg.client_id)
-        if msg.action == ABANDON:  # the server's own entry (app/rooms/abandon.py)
-            return self.error(conn, p.ILLEGAL, "the host stops a match with the end_match message",
-                              msg.client_id)
-        await self.matches.submit(live, conn.seat, msg.action, msg.client_id, msg.version,
-                                  conn=conn, received=received)
-
-    # -- history ------------------------------------------------------------------
-
-    def replayed(self, row: m.Match, actions: list):
-        """An engine match rebuilt from the log, kept per (match, version) (replays.py)."""
-        return self.replays.get(row, actions)
-
-utc = store.utc

@@ -20,18 +20,20 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from anyio import to_thread
 
 from engine.cards import masked
 
 from .. import protocol as p
-from .hub import Conn
+from ..config import Settings
+from ..db.session import Database
+from .bots import BotRunner
+from .hub import Conn, Hub
 from .live import LiveMatch, undone_target
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import Kozyr
+from .loop import MatchLoop
+from .peers import Peers
+from .ports import RoomMemory
 
 log = logging.getLogger("kozyr.takeback")
 
@@ -105,35 +107,41 @@ class Takebacks:
     #: closes itself (the owner's own close normally comes first).
     GRACE = 3.0
 
-    def __init__(self, kozyr: Kozyr) -> None:
-        self.k = kozyr
+    def __init__(self, settings: Settings, db: Database, hub: Hub, peers: Peers, rooms: RoomMemory,
+                 matches: MatchLoop, bots: BotRunner) -> None:
+        self.settings = settings
+        self.db = db
+        self.hub = hub
+        self.peers = peers
+        self.rooms = rooms
+        self.matches = matches
+        self.bots = bots
 
     def _room(self, code: str) -> dict | None:
-        return self.k.rooms.snapshots.get(code)
+        return self.rooms.cached(code)
 
     def _refuse(self, conn: Conn, message: str) -> None:
-        self.k.error(conn, p.TAKEBACK_REFUSED, message)
+        self.rooms.error(conn, p.TAKEBACK_REFUSED, message)
 
     def _origin(self) -> str | None:
-        return self.k.fanout.origin if self.k.fanout is not None else None
+        return self.peers.origin
 
     def _voters(self, live: LiveMatch, room: dict | None, asker: int) -> set[int]:
         """The other seats held by a person the room's bots do not play for now."""
-        takeover = self.k.bots.takeover_of(live.id)
+        takeover = self.bots.takeover_of(live.id)
         seats = room["seats"] if room else []
         return {s["seat"] for s in seats if s["seat"] != asker and s["player"] is not None
                 and s["level"] is None and s["seat"] not in takeover}
 
     async def _catch_up(self, live: LiveMatch) -> None:
         """(Under live.lock, several processes.)  Apply what other processes logged; show it."""
-        if self.k.fanout is not None and await to_thread.run_sync(live.catch_up, self.k.db):
-            self.k.matches.push_views(live)
+        if self.peers.shared and await to_thread.run_sync(live.catch_up, self.db):
+            self.matches.push_views(live)
 
     async def ask(self, conn: Conn) -> None:
-        k = self.k
-        live = await k.matches.current(conn.room_code)
+        live = await self.matches.current(conn.room_code)
         if live is None:
-            return k.error(conn, p.NO_MATCH, "no match has been started in this room")
+            return self.rooms.error(conn, p.NO_MATCH, "no match has been started in this room")
         room = self._room(conn.room_code)
         async with live.lock:
             await self._catch_up(live)  # the last action may be another process's
@@ -143,7 +151,7 @@ class Takebacks:
             last = live.log[-1]
             waiting = self._voters(live, room, last.seat)
             request = Request(last.seq, last.seat, last.action, conn.name, waiting,
-                              time.monotonic() + k.settings.takeback_seconds)
+                              time.monotonic() + self.settings.takeback_seconds)
             live.takeback = request
             if waiting:
                 request.expiry = asyncio.create_task(self._expire(live, request, 0.0))
@@ -153,7 +161,7 @@ class Takebacks:
         return None
 
     async def answer(self, conn: Conn, agree: bool) -> None:
-        live = await self.k.matches.current(conn.room_code)
+        live = await self.matches.current(conn.room_code)
         request = live.takeback if live is not None else None
         if live is None or request is None:
             return self._refuse(conn, "no take-back request is open")
@@ -162,7 +170,7 @@ class Takebacks:
             return self._refuse(conn, "your answer is not asked for")
         if request.owner is not None:  # another process holds the votes
             request.waiting.discard(seat)
-            await self.k.publish(live.room_code, self._note(live, request, "vote", seat=seat, agree=agree))
+            await self.peers.publish(live.room_code, self._note(live, request, "vote", seat=seat, agree=agree))
             return None
         await self._vote(live, request, seat, agree)
         return None
@@ -182,17 +190,17 @@ class Takebacks:
         return take_back_note(live.id, request.seq, request.owner or self._origin(), op, **extra)
 
     async def _announce(self, live: LiveMatch, request: Request) -> None:
-        for conn in self.k.hub.conns(live.room_code):
+        for conn in self.hub.conns(live.room_code):
             conn.send(request.message(live, conn.seat))
         if request.owner is None:
-            await self.k.publish(live.room_code, self._note(
+            await self.peers.publish(live.room_code, self._note(
                 live, request, "open", version=request.seq + 1, seat=request.seat, action=request.action,
                 asker=request.asker, waiting=sorted(request.waiting),
                 expires_in=max(0.0, request.deadline - time.monotonic())))
 
     async def _undo(self, live: LiveMatch, request: Request) -> None:
         """(The owner.)  Agreed by all: the ``undo:`` through the one path of an action, once."""
-        seq = await self.k.matches.submit(live, request.seat, f"undo:{request.seq}", None, request.seq + 1,
+        seq = await self.matches.submit(live, request.seat, f"undo:{request.seq}", None, request.seq + 1,
                                           takeback=True)
         if seq is not None:
             result = "undone"
@@ -213,17 +221,17 @@ class Takebacks:
         if request.expiry is not None and not expired:
             request.expiry.cancel()
         log.info("match %s: take-back of %s (seq %d) %s", live.id, request.action, request.seq, result)
-        self.k.hub.broadcast(live.room_code, {"type": "takeback_done", "version": live.version,
+        self.hub.broadcast(live.room_code, {"type": "takeback_done", "version": live.version,
                                               "match": live.id, "seq": request.seq, "result": result})
         if request.owner is None:
-            await self.k.publish(live.room_code, self._note(live, request, "close", result=result,
+            await self.peers.publish(live.room_code, self._note(live, request, "close", result=result,
                                                             version=live.version))
-        await self.k.bots.poke(live)
+        await self.bots.poke(live)
 
     # -- another process's request (notes of kind "takeback", from fanout.py) -------------
 
     async def on_note(self, note: dict) -> None:
-        live = await self.k.matches.get_live(str(note.get("match")))
+        live = await self.matches.get_live(str(note.get("match")))
         if live is None:
             return
         op, seq, owner = note.get("op"), int(note["seq"]), note.get("owner")
@@ -259,7 +267,7 @@ class Takebacks:
                     request.expiry.cancel()
                 live.takeback = request = None
             if live.version != int(note["version"]):  # we applied another action meanwhile
-                await self.k.publish(live.room_code, take_back_note(live.id, seq, owner, "vote", overtaken=True))
+                await self.peers.publish(live.room_code, take_back_note(live.id, seq, owner, "vote", overtaken=True))
                 return
             deadline = time.monotonic() + float(note.get("expires_in", 0))
             if request is not None and request.owner == owner and request.seq == seq:

@@ -80,7 +80,7 @@ def serve(database_url: str, **extra):
         with TestClient(app) as c:
             yield c
     finally:
-        app.state.kozyr.db.dispose()
+        app.state.db.dispose()
 
 
 @pytest.fixture(scope="session")
@@ -91,7 +91,7 @@ def client(database_url):
 
 @pytest.fixture
 def kozyr(client):
-    return client.app.state.kozyr
+    return client.app.state
 
 
 def serve_two(database_url: str):

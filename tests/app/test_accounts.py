@@ -34,7 +34,7 @@ def test_second_device_signs_in_by_link_and_sees_the_same_history(client):
     secret = link["url"].rsplit("/", 1)[-1]
     assert len(secret) >= 22  # at least 128 bits of token_urlsafe
     # Stored only as a hash: the secret itself is nowhere in the table.
-    with client.app.state.kozyr.db.read() as s:
+    with client.app.state.db.read() as s:
         hashes = s.scalars(select(accounts.SignInLink.token_hash)).all()
     assert token_hash(secret) in hashes and secret not in hashes
 
@@ -75,7 +75,7 @@ def test_expired_link_is_refused(client):
     player = new_player(client)
     link = sign_in_link(client, player)["url"]
     secret = link.rsplit("/", 1)[-1]
-    with client.app.state.kozyr.db.write() as s:
+    with client.app.state.db.write() as s:
         s.execute(update(accounts.SignInLink).where(accounts.SignInLink.token_hash == token_hash(secret))
                   .values(expires_at=accounts.m.utcnow() - timedelta(seconds=1)))
     assert sign_in(client, link).status_code == 422

@@ -200,7 +200,7 @@ def test_worker_threads_are_capped_so_reads_cannot_starve_the_loop(client):
 
     async def limit() -> float:
         return to_thread.current_default_thread_limiter().total_tokens
-    settings = client.app.state.kozyr.settings
+    settings = client.app.state.settings
     assert settings.worker_threads == 4
     assert client.portal.call(limit) == settings.worker_threads
     # Still served when more requests come at once than there are threads.

@@ -32,7 +32,7 @@ def bclient(database_url):
     app = bot_app(database_url)
     with TestClient(app) as c:
         yield c
-    app.state.kozyr.db.dispose()
+    app.state.db.dispose()
 
 
 def new_room(client, host: dict, variant: str, seats: int, **extra) -> dict:
@@ -162,7 +162,7 @@ def test_host_alone_with_bots_plays_a_whole_match(bclient, variant, seats, level
         assert view["result"] is not None
         _, finished = c.recv_until(lambda msg: msg["type"] == "room"
                                    and msg["room"]["status"] == "finished")
-    kozyr = bclient.app.state.kozyr
+    kozyr = bclient.app.state
     row, actions, players, match = replay_log(kozyr, room["match"]["id"])
     assert row.status == "finished" and match.is_over() and match.result() == row.result
     assert [name for _, _, name in players][1:] == [bot_name(lv, 1) for lv in levels]
@@ -185,7 +185,7 @@ def test_a_bot_takes_over_after_the_turn_timeout_and_hands_back(bclient):
     assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
     room = start(bclient, code, a, seed=5)
     match_id = room["match"]["id"]
-    kozyr = bclient.app.state.kozyr
+    kozyr = bclient.app.state
     rng = random.Random(8)
     with ExitStack() as stack:
         ca = connect(bclient, stack, code, a, 0)
@@ -235,7 +235,7 @@ def test_a_reconnect_does_not_end_a_takeover_but_back_does(bclient):
     assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
     room = start(bclient, code, a, seed=7)
     match_id = room["match"]["id"]
-    kozyr = bclient.app.state.kozyr
+    kozyr = bclient.app.state
     with ExitStack() as stack:
         cb = connect(bclient, stack, code, b, 1)  # B plays; A never connected
         play_humans({1: cb}, random.Random(2), until=lambda view: 0 in kozyr.bots.takeover_of(match_id))
@@ -253,7 +253,7 @@ def test_host_lets_a_bot_play_a_seat_now_and_the_person_acts_to_take_it_back(dat
     app = bot_app(database_url, bot_delay=0.4)  # the person can act before the bot does
     with TestClient(app) as bclient:
         _host_takeover(bclient)
-    app.state.kozyr.db.dispose()
+    app.state.db.dispose()
 
 
 def _host_takeover(bclient):
@@ -263,7 +263,7 @@ def _host_takeover(bclient):
     assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
     room = start(bclient, code, a, seed=9)
     match_id = room["match"]["id"]
-    kozyr = bclient.app.state.kozyr
+    kozyr = bclient.app.state
     with ExitStack() as stack:
         ca = connect(bclient, stack, code, a, 0)
         cb = connect(bclient, stack, code, b, 1)
@@ -292,7 +292,7 @@ def test_timer_messages_count_down_the_persons_turn(bclient):
     code = room["code"]
     assert bclient.post(f"/api/rooms/{code}/seats/1", headers=auth(b)).status_code == 200
     room = start(bclient, code, a, seed=3)
-    kozyr = bclient.app.state.kozyr
+    kozyr = bclient.app.state
     with ExitStack() as stack:
         ca = connect(bclient, stack, code, a, 0)
         timer, _ = ca.recv_until(lambda msg: msg["type"] == "timer")  # on connect
@@ -337,10 +337,10 @@ def test_bots_play_on_after_a_restart(database_url):
         for seat in (1, 2, 3):
             assert add_bot(c1, code, seat, host, "random").status_code == 200
         match_id = start(c1, code, host, seed=21)["match"]["id"]
-    app1.state.kozyr.db.dispose()
+    app1.state.db.dispose()
     app2 = bot_app(database_url)
     with TestClient(app2) as c2, ExitStack() as stack:
-        kozyr = app2.state.kozyr
+        kozyr = app2.state
         assert match_id in kozyr.live  # recovered, its bots re-attached from the database
         c = connect(c2, stack, code, host, 0)
         view = play_humans({0: c}, random.Random(5))
@@ -348,7 +348,7 @@ def test_bots_play_on_after_a_restart(database_url):
     row, actions, _, _ = replay_log(kozyr, match_id)
     assert row.status == "finished"
     assert {a.seat for a in actions if a.client_id is None} == {1, 2, 3}
-    app2.state.kozyr.db.dispose()
+    app2.state.db.dispose()
 
 
 def _check_typed_rows(client, kozyr, match_id: str, match, host: dict) -> None:
@@ -394,7 +394,7 @@ def test_a_matchs_bots_and_turn_timeout_come_from_the_room_in_memory_as_the_log_
     """A table for the room's current match is set up from the room's state in memory
     (no read); it must say what the database says: the bot seats as seated when the
     match started (match_players) and the room's turn timeout."""
-    kozyr = bclient.app.state.kozyr
+    kozyr = bclient.app.state
     host = new_player(bclient, "Host of bots")
     room = new_room(bclient, host, "thousand-1001", 3, takeover_seconds=30)
     assert add_bot(bclient, room["code"], 1, host, "random").status_code == 200

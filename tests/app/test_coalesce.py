@@ -80,14 +80,14 @@ def test_a_storm_of_joins_reads_the_tokens_in_few_queries(tmp_path) -> None:
     app = create_app(make_settings(f"sqlite:///{tmp_path / 'kozyr.db'}"))
     with TestClient(app) as client:
         room, players = make_room(client, "thousand-1001", 3)
-        kozyr = app.state.kozyr
-        kozyr._tokens.clear()  # as on another process: no token known yet
+        players_dir = app.state.players  # the player directory (app/directory.py)
+        players_dir.cache.clear()  # as on another process: no token known yet
 
         async def storm() -> list[tuple[int, str] | None]:
-            return await asyncio.gather(*(kozyr.player_by_token(p["token"]) for p in players * 4),
-                                        kozyr.player_by_token("not-a-token"))
+            return await asyncio.gather(*(players_dir.find(p["token"]) for p in players * 4),
+                                        players_dir.find("not-a-token"))
 
         found = client.portal.call(storm)
         assert found[:-1] == [(p["id"], p["name"]) for p in players * 4]
         assert found[-1] is None
-        assert kozyr._token_reads.calls == 1
+        assert players_dir.reads.calls == 1

@@ -74,7 +74,7 @@ def test_a_match_loaded_here_and_then_played_elsewhere_unwatched_is_read_again_o
         for c in clients:
             c.wait_view(0)
         version = 0
-        live = a.app.state.kozyr.live[r.json()["match"]["id"]]
+        live = a.app.state.live[r.json()["match"]["id"]]
         for _ in range(3):
             seat = live.engine.to_act()[0]
             action = live.engine.legal_actions(seat)[0]
@@ -97,13 +97,13 @@ def _followed_table(a, b, stack, seed: int):
         c.wait_view(0)
     watcher = connect(b, stack, room["code"], players[1], 1)
     watcher.wait_view(0)
-    live_a = a.app.state.kozyr.live[room["match"]["id"]]
+    live_a = a.app.state.live[room["match"]["id"]]
     version = 0
     for _ in range(3):
         seat = live_a.engine.to_act()[0]
         version = act_and_wait(clients, seat, live_a.engine.legal_actions(seat)[0], version)
     watcher.wait_view(version)  # B followed every note
-    return room, players, clients, b.app.state.kozyr.live[room["match"]["id"]], version
+    return room, players, clients, b.app.state.live[room["match"]["id"]], version
 
 
 def _count_reads(live, monkeypatch) -> list[int]:
@@ -138,7 +138,7 @@ def test_after_a_process_says_goodbye_the_next_join_reads_what_it_never_publishe
     commit and its publish).  Once A's goodbye reaches B, B's next join reads the log and
     shows that action."""
     a, b = two_servers
-    kozyr_a = a.app.state.kozyr
+    kozyr_a = a.app.state
     with ExitStack() as stack:
         room, players, clients, live_b, version = _followed_table(a, b, stack, seed=43)
         live_a = kozyr_a.live[room["match"]["id"]]

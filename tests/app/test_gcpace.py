@@ -129,4 +129,4 @@ def test_a_failed_start_up_leaves_the_collector_as_it_was(tmp_path) -> None:
         pass
     assert gc.get_threshold() == threshold
     assert gc.callbacks == callbacks
-    assert app.state.kozyr.fanout is None
+    assert app.state.peers.fanout is None

@@ -77,7 +77,7 @@ def test_name_rules_at_the_api(client):
 def test_stored_names_stay_as_they_are(client):
     """No migration rewrites names: one stored before the rule is still shown as it was."""
     player = new_player(client, "Stary")
-    with client.app.state.kozyr.db.write() as s:
+    with client.app.state.db.write() as s:
         s.execute(text("UPDATE players SET name = :n WHERE id = :i"), {"n": "Sta\u200bry", "i": player["id"]})
     assert client.get("/api/players/me", headers=auth(player)).json()["name"] == "Sta\u200bry"
 
@@ -94,7 +94,7 @@ def test_new_players_are_rate_limited_per_address(tmp_path):
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
         assert "new players" in r.json()["detail"]
         # The refused name cost no allowance, and the refusals made nobody.
-        with c.app.state.kozyr.db.read() as s:
+        with c.app.state.db.read() as s:
             assert s.execute(text("SELECT count(*) FROM players")).scalar() == 3
 
 

@@ -134,7 +134,7 @@ def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, stack):
     from sqlalchemy import text
     from sqlalchemy.orm import Session
 
-    from app.db import store
+    from app.db import store, tokens
 
     if db == "sqlite":
         url = f"sqlite:///{tmp_path / 'd.db'}"
@@ -143,12 +143,12 @@ def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, stack):
     engine = create_engine(sqlalchemy_url(url))
     stack.callback(engine.dispose)
     cfg = alembic_config()
-    token = store.new_token()
+    token = tokens.new_token()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0015")
         conn.execute(text("INSERT INTO players (id, token_hash, name, created_at) VALUES (7, :h, 'Ola', "
-                          "CURRENT_TIMESTAMP)"), {"h": store.token_hash(token)})
+                          "CURRENT_TIMESTAMP)"), {"h": tokens.token_hash(token)})
         conn.execute(text("INSERT INTO players (id, token_hash, name, created_at, bot_level, bot_slot) "
                           "VALUES (8, 'bot:basic-1', 'Sam', CURRENT_TIMESTAMP, 'basic', 1)"))
     upgrade(engine)

@@ -93,7 +93,7 @@ def test_versions_never_go_down_with_bots_and_a_finished_match(database_url):
     app = create_app(make_settings(database_url, bot_delay=0.0))
     with TestClient(app) as client:
         _bots_to_the_end(client)
-    app.state.kozyr.db.dispose()
+    app.state.db.dispose()
 
 
 def _bots_to_the_end(client) -> None:

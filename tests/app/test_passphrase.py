@@ -50,7 +50,7 @@ def test_second_device_by_name_and_passphrase_is_the_same_player(pclient):
     r = set_pass(pclient, first, login)
     assert r.status_code == 200 and r.json()["login"] == login, r.text
     assert pclient.get("/api/players/me/passphrase", headers=auth(first)).json()["login"] == login
-    with pclient.app.state.kozyr.db.read() as s:
+    with pclient.app.state.db.read() as s:
         row = s.get(accounts.Passphrase, first["id"])
         assert row.hash.startswith("$argon2id$v=19$m=8192,t=1,") and "horse" not in row.hash
     # another case and spacing of the name: the same name
@@ -72,7 +72,7 @@ def test_wrong_passphrase_and_unknown_name_look_alike(pclient):
     unknown = sign_in(pclient, unique("nobody"), "not the passphrase")
     assert wrong.status_code == unknown.status_code == 422
     assert wrong.json() == unknown.json() and wrong.json()["code"] == "sign_in_refused"
-    with pclient.app.state.kozyr.db.read() as s:
+    with pclient.app.state.db.read() as s:
         tokens = s.scalars(select(accounts.PlayerToken.id).where(accounts.PlayerToken.player_id == player["id"]))
         assert len(list(tokens)) == 1  # the first device's own: nothing was handed out
 
@@ -128,23 +128,23 @@ def test_wrong_passphrases_lock_the_name_even_for_the_right_one(pclient):
         assert sign_in(pclient, login, "guess guess guess").status_code == 422
     r = sign_in(pclient, login)
     assert r.status_code == 429 and r.json()["code"] == "rate_limited"
-    with pclient.app.state.kozyr.db.write() as s:  # the lock ran out
+    with pclient.app.state.db.write() as s:  # the lock ran out
         row = s.get(accounts.Passphrase, player["id"])
         assert row.failures == 3 and row.blocked_until is not None
         s.execute(update(accounts.Passphrase).where(accounts.Passphrase.player_id == player["id"])
                   .values(blocked_until=m.utcnow() - timedelta(seconds=1)))
     # one more wrong one locks it again at once, for twice as long
     assert sign_in(pclient, login, "guess guess guess").status_code == 422
-    with pclient.app.state.kozyr.db.read() as s:
+    with pclient.app.state.db.read() as s:
         row = s.get(accounts.Passphrase, player["id"])
         left = accounts._aware(row.blocked_until) - m.utcnow()
         assert row.failures == 4 and timedelta(seconds=100) < left <= timedelta(seconds=120)
     assert sign_in(pclient, login).status_code == 429
-    with pclient.app.state.kozyr.db.write() as s:
+    with pclient.app.state.db.write() as s:
         s.execute(update(accounts.Passphrase).where(accounts.Passphrase.player_id == player["id"])
                   .values(blocked_until=None))
     assert sign_in(pclient, login).status_code == 200  # the right one, once unlocked: in, and forgotten
-    with pclient.app.state.kozyr.db.read() as s:
+    with pclient.app.state.db.read() as s:
         row = s.get(accounts.Passphrase, player["id"])
         assert row.failures == 0 and row.blocked_until is None
 
@@ -167,7 +167,7 @@ def test_hash_uses_the_settings_and_is_renewed_when_they_change(database_url):
         assert set_pass(c, player, login).status_code == 200
     with serve(database_url, passphrase_time_cost=2, passphrase_memory_kib=8192) as c:
         assert sign_in(c, login).status_code == 200
-        with c.app.state.kozyr.db.read() as s:
+        with c.app.state.db.read() as s:
             assert s.get(accounts.Passphrase, player["id"]).hash.startswith("$argon2id$v=19$m=8192,t=2,")
 
 
@@ -183,5 +183,5 @@ def test_guesses_sent_at_once_cannot_outrun_the_lock(pclient):
     with ThreadPoolExecutor(6) as pool:
         codes = sorted(pool.map(lambda _: sign_in(pclient, login, "guess guess guess").status_code, range(6)))
     assert codes == [422, 429, 429, 429, 429, 429]
-    with pclient.app.state.kozyr.db.read() as s:
+    with pclient.app.state.db.read() as s:
         assert s.get(accounts.Passphrase, player["id"]).failures == 3

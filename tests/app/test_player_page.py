@@ -31,7 +31,7 @@ def seeded(client):
     me, *others = [new_player(client)["id"] for _ in range(6)]
     start = datetime(2026, 3, 1, tzinfo=UTC)
     tag = secrets.token_hex(3)
-    with client.app.state.kozyr.db.write() as s:
+    with client.app.state.db.write() as s:
         room = m.Room(code=f"P{tag}".upper(), variant="korol-ru", options={}, seat_count=4, host_id=me, rated=True)
         s.add(room)
         s.flush()
@@ -70,7 +70,7 @@ def seeded(client):
 
 
 def newest_first(client, me: int) -> list[str]:
-    with client.app.state.kozyr.db.read() as s:
+    with client.app.state.db.read() as s:
         return list(s.scalars(text("SELECT match_id FROM standings WHERE player_id = :p "
                                    "ORDER BY finished_at DESC, match_id DESC"), {"p": me}))
 
@@ -150,7 +150,7 @@ def test_head_to_head_most_matches_first(client, seeded):
     order = [(-x["matches"], x["player"]) for x in rows]
     assert order == sorted(order)
     assert sum(x["matches"] for x in rows) == 3 * MATCHES
-    with client.app.state.kozyr.db.read() as s:
+    with client.app.state.db.read() as s:
         assert sorted((x["player"], x["matches"], x["ahead"], x["behind"]) for x in rows) \
             == sql.head_to_head_from_standings(s, me)
     page2 = client.get(f"/api/players/{me}/head-to-head", params={"limit": 2, "offset": 2}).json()

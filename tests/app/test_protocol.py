@@ -196,6 +196,6 @@ def test_guessing_room_codes_is_rate_limited_per_address(strict_client):
         err = ws.recv()
         assert err["type"] == "error" and err["code"] == "rate_limited"
     # ... while other addresses are not affected.
-    kozyr = c.app.state.kozyr
+    kozyr = c.app.state
     assert "testclient" in kozyr.rooms.code_guard.misses and "10.0.0.9" not in kozyr.rooms.code_guard.misses
     kozyr.rooms.code_guard.check("10.0.0.9")

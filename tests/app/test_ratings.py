@@ -97,7 +97,7 @@ def test_rated_four_player_match_moves_ratings_in_standings_order(rclient):
     for x in h2h:
         other = placed[[p["id"] for p in players].index(x["player"])]
         assert (x["matches"], x["ahead"], x["behind"]) == (1, int(placed[0] < other), int(placed[0] > other))
-    with rclient.app.state.kozyr.db.read() as s:
+    with rclient.app.state.db.read() as s:
         kept = sql.head_to_head_from_standings(s, players[0]["id"])
     assert kept == sorted((x["player"], x["matches"], x["ahead"], x["behind"]) for x in h2h)
     csv_text = rclient.get(f"/api/players/{players[0]['id']}/matches.csv").text
@@ -113,7 +113,7 @@ def test_family_stats_from_the_typed_seat_rows(rclient):
         players, _, match_id = play_match(rclient, rated=False, variant=variant, seats=seats, seed=4)
         page = page_of(rclient, players[0])
         stats = page["stats"]
-        with rclient.app.state.kozyr.db.read() as s:  # the kept counters = the aggregate over all rows
+        with rclient.app.state.db.read() as s:  # the kept counters = the aggregate over all rows
             assert stats == sql.family_stats_from_rows(s, players[0]["id"])
             assert page["record"] == sql.record_from_standings(s, players[0]["id"])
         detail = rclient.get(f"/api/matches/{match_id}").json()
@@ -153,7 +153,7 @@ def test_unrated_match_moves_no_rating(rclient):
 def test_recording_twice_changes_nothing(rclient):
     players, _, match_id = play_match(rclient, rated=True, seed=9)
     before = page_of(rclient, players[0])
-    assert rclient.app.state.kozyr.ratings.record(match_id) is False
+    assert rclient.app.state.ratings.record(match_id) is False
     assert page_of(rclient, players[0]) == before
     assert rclient.get("/api/players/999999999/page").status_code == 404
 
@@ -163,7 +163,7 @@ def test_two_processes_record_a_match_once(rclient, database_url):
     on it: the second waits for the first's turn, then finds the standings and writes
     nothing (it used to check first, and on SQLite both inserted: a UNIQUE failure)."""
     players, _, match_id = play_match(rclient, rated=False, seed=14)
-    db = rclient.app.state.kozyr.db
+    db = rclient.app.state.db
     with db.write() as s:  # as if the process had stopped before its standings
         s.execute(delete(sql.Standing).where(sql.Standing.match_id == match_id))
     other = Database(database_url)

@@ -130,7 +130,7 @@ def test_flood_is_rate_limited_then_closed(tmp_path):
         assert 5 <= len(pongs) < 10 and limited and all(m["code"] == "rate_limited" for m in limited)
         metrics = c.get("/metrics", headers=METRICS_AUTH).text
         assert 'kozyr_errors_total{code="rate_limited"}' in metrics
-    app.state.kozyr.db.dispose()
+    app.state.db.dispose()
 
 
 # -- a slow client never slows a room -------------------------------------------------

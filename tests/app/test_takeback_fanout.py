@@ -85,13 +85,13 @@ def test_takeback_asked_on_one_process_agreed_on_the_other(two_servers):
         match_id = room["match"]["id"]
         others = _open(clients, asker)
         # Process B holds a copy of A's request: its people get takeback_open, its bots wait.
-        copy = b.app.state.kozyr.live[match_id].takeback
-        assert copy is not None and copy.owner == a.app.state.kozyr.fanout.origin
+        copy = b.app.state.live[match_id].takeback
+        assert copy is not None and copy.owner == a.app.state.peers.fanout.origin
         clients[others[0]].act("pass", "while-open", 2)
         err, _ = clients[others[0]].recv_until(lambda m: m["type"] == "error")
         assert err["code"] == "takeback_open"
         # A bot's action on B (no client_id: the bots' way through the one path) waits too.
-        kb = b.app.state.kozyr
+        kb = b.app.state
         live_b = kb.live[match_id]
         assert b.portal.call(kb.matches.submit, live_b, others[0], "pass", None, 2) is None
         assert live_b.version == 2
@@ -109,8 +109,8 @@ def test_takeback_asked_on_one_process_agreed_on_the_other(two_servers):
             detail = server.get(f"/api/matches/{match_id}").json()
             assert detail["version"] == 3
             assert [t["undone"] for t in detail["takebacks"]] == [1]
-        assert a.app.state.kozyr.live[match_id].takeback is None
-        assert b.app.state.kozyr.live[match_id].takeback is None
+        assert a.app.state.live[match_id].takeback is None
+        assert b.app.state.live[match_id].takeback is None
         # The match goes on from either process.
         act_and_wait(clients, asker, bid, 3)
 
@@ -126,15 +126,15 @@ def test_takeback_declined_and_expired_across_processes_change_nothing(two_serve
         clients[others[1]].send({"type": "takeback_answer", "agree": False})  # declined on B
         for got in _done(clients, "declined"):
             assert got[-1]["version"] == 2
-        assert b.app.state.kozyr.live[match_id].takeback is None
-        a.app.state.kozyr.settings.takeback_seconds = 0.5  # the owner's clock decides
+        assert b.app.state.live[match_id].takeback is None
+        a.app.state.settings.takeback_seconds = 0.5  # the owner's clock decides
         try:
             _open(clients, asker)
             started = time.monotonic()
             _done(clients, "expired")
             assert time.monotonic() - started < takebacks_grace()  # the owner's close, not the copy's own
         finally:
-            a.app.state.kozyr.settings.takeback_seconds = 30.0
+            a.app.state.settings.takeback_seconds = 30.0
         for server in (a, b):
             detail = server.get(f"/api/matches/{match_id}").json()
             assert detail["version"] == 2 and detail["takebacks"] == []

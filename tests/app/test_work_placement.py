@@ -31,7 +31,7 @@ def sclient(database_url):
                                    worker_threads=2, passphrase_time_cost=1, passphrase_memory_kib=8192))
     with TestClient(app) as c:
         yield c
-    app.state.kozyr.db.dispose()
+    app.state.db.dispose()
 
 
 async def _borrow_all() -> list[object]:
@@ -69,7 +69,7 @@ def _bot_table(client: TestClient) -> tuple[dict, dict, str]:
 
 
 def test_strong_bots_play_on_while_the_database_threads_are_all_taken(sclient):
-    kozyr = sclient.app.state.kozyr
+    kozyr = sclient.app.state
     host, room, match_id = _bot_table(sclient)
     with ExitStack() as stack:
         c = connect(sclient, stack, room["code"], host, 0)
@@ -86,7 +86,7 @@ def test_strong_bots_play_on_while_the_database_threads_are_all_taken(sclient):
 
 
 def test_a_strong_table_plays_on_while_another_room_joins_and_chats(sclient):
-    kozyr = sclient.app.state.kozyr
+    kozyr = sclient.app.state
     host, room, match_id = _bot_table(sclient)
     with ExitStack() as stack:
         c = connect(sclient, stack, room["code"], host, 0)
@@ -111,7 +111,7 @@ def test_a_strong_table_plays_on_while_another_room_joins_and_chats(sclient):
 def test_a_decision_is_only_a_proposal_and_a_stale_one_is_dropped(sclient):
     """A worker answers for the version it was asked about; submitted through the match
     loop once the match has moved on, the answer is refused as stale, nothing applied."""
-    kozyr = sclient.app.state.kozyr
+    kozyr = sclient.app.state
     host, room, match_id = _bot_table(sclient)
     live = kozyr.live[match_id]
     with ExitStack() as stack:
@@ -158,7 +158,7 @@ def test_a_worker_brings_its_match_up_to_date_or_replays_it_after_a_take_back():
 
 
 def test_argon2_runs_on_threads_of_its_own(sclient):
-    kozyr = sclient.app.state.kozyr
+    kozyr = sclient.app.state
     player = new_player(sclient)
     with database_threads_taken(sclient):  # hashing waits for none of them
         digest = sclient.portal.call(kozyr.hashing.hash, "a passphrase of mine")
@@ -175,7 +175,7 @@ def test_argon2_runs_on_threads_of_its_own(sclient):
 
 
 def test_a_running_matchs_history_is_replayed_once_per_version(sclient):
-    kozyr = sclient.app.state.kozyr
+    kozyr = sclient.app.state
     room, players = make_room(sclient, "king-classic", 4, seed=4)
     match_id = room["match"]["id"]
     cache = kozyr.replays

@@ -1,0 +1,102 @@
+"""What a room's match needs of the rooms (service.py), the match loop (loop.py) and
+the bots (bots.py) together: starting a match, the turn timeout, a person's
+``action``, ``back`` and ``takeover``, another process's new match, a room left
+empty."""
+
+from __future__ import annotations
+
+import time
+
+from .. import protocol as p
+from .bots import BotRunner
+from .hub import Conn
+from .live import ABANDON
+from .loop import MatchLoop
+from .service import Caller, RoomService
+
+
+class Play:
+    def __init__(self, rooms: RoomService, matches: MatchLoop, bots: BotRunner) -> None:
+        self.rooms = rooms
+        self.matches = matches
+        self.bots = bots
+
+    # -- REST ------------------------------------------------------------------------------
+
+    async def start_match(self, code: str, player: Caller, *, seed: int | None = None) -> dict:
+        """The host starts a match (or a rematch): everyone's view, the bots wake."""
+        room, live = await self.rooms.start_match(code, player, seed=seed)
+        if live is not None:
+            async with live.lock:
+                self.matches.push_views(live)
+            await self.bots.poke(live)
+        return room
+
+    async def set_takeover(self, code: str, player: Caller, seconds: float | None) -> dict:
+        """The host sets the room's turn timeout (None / 0: off); applies at once."""
+        snap = await self.rooms.write_takeover(code, player, seconds)
+        await self.bots.timeout_changed(await self.rooms.current_match_id(code), seconds)
+        return await self.rooms.changed(snap)
+
+    # -- websocket messages ------------------------------------------------------------------
+
+    async def act(self, conn: Conn, msg: p.ActionIn) -> None:
+        """A person's ``action``: the seat checked, then the match loop's one path."""
+        received = time.perf_counter()
+        error = self.rooms.error
+        if conn.seat is None:
+            return error(conn, p.NOT_SEATED, "you hold no seat in this room; spectators cannot act",
+                         msg.client_id)
+        if msg.seat is not None and msg.seat != conn.seat:
+            return error(conn, p.NOT_YOUR_SEAT, f"you hold seat {conn.seat}, not seat {msg.seat}",
+                         msg.client_id)
+        live = await self.matches.current(conn.room_code)
+        if live is None:
+            return error(conn, p.NO_MATCH, "no match has been started in this room", msg.client_id)
+        if msg.action == ABANDON:  # the server's own entry (app/rooms/abandon.py)
+            return error(conn, p.ILLEGAL, "the host stops a match with the end_match message",
+                         msg.client_id)
+        await self.matches.submit(live, conn.seat, msg.action, msg.client_id, msg.version,
+                                  conn=conn, received=received)
+
+    async def back(self, conn: Conn) -> None:
+        """``back``: the seat's own player takes the seat back from the bot playing for him."""
+        live = await self.matches.current(conn.room_code)
+        if conn.seat is None:
+            return self.rooms.error(conn, p.NOT_SEATED, "you hold no seat in this room")
+        if live is None or live.finished:
+            return self.rooms.error(conn, p.NO_MATCH, "no match is being played in this room")
+        if not await self.bots.returned(live, conn.seat):
+            self.rooms.send_presence(conn.room_code)
+
+    async def take_over(self, conn: Conn, seat: int) -> None:
+        """``takeover``: the host lets a bot play ``seat`` now, during a match."""
+        snap = await self.rooms.snapshot(conn.room_code)
+        live = await self.matches.current(conn.room_code)
+        if snap["host"]["id"] != conn.player_id:
+            return self.rooms.error(conn, p.NOT_HOST, "only the host lets a bot play a seat")
+        if live is None or live.finished:
+            return self.rooms.error(conn, p.NO_MATCH, "no match is being played in this room")
+        if not 0 <= seat < live.seat_count:
+            return self.rooms.error(conn, p.BAD_MESSAGE,
+                                    f"seat: no seat {seat} (seats 0..{live.seat_count - 1})")
+        await self.bots.take_over(live, seat)
+
+    # -- the room's life ------------------------------------------------------------------
+
+    async def on_room_note(self, code: str, note: dict) -> None:
+        """Another process changed the room (and perhaps started a match in it)."""
+        await self.rooms.on_note(code)
+        if note.get("new_match"):
+            live = await self.matches.current(code)
+            if live is not None:
+                async with live.lock:
+                    self.matches.push_views(live)
+
+    def left(self, code: str) -> None:
+        """A socket left the room: once nobody is left, the room's state and a finished
+        match are dropped from memory (read again when somebody comes back)."""
+        match_id = self.rooms.forget_if_idle(code)
+        live = self.matches.live.get(match_id) if match_id else None
+        if live is not None and live.finished and not live.lock.locked():
+            self.matches.forget(live)

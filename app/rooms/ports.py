@@ -1,0 +1,58 @@
+"""What one part of the room services asks of another, as narrow Protocols: a part
+is given its collaborators by constructor (the composition root, app/server.py,
+wires them) and names here only what it calls, so no module imports one that
+imports it back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .hub import Conn
+    from .live import LiveMatch
+
+
+class RoomMemory(Protocol):
+    """The rooms as bots and take-backs see them (app/rooms/service.py RoomService)."""
+
+    def cached(self, code: str) -> dict | None: ...
+
+    def announce(self, code: str) -> None: ...
+
+    def error(self, conn: Conn, code: str, message: str, client_id: str | None = None) -> None: ...
+
+
+class LoopRooms(Protocol):
+    """What the match loop asks of the rooms."""
+
+    async def current_match_id(self, code: str) -> str | None: ...
+
+    def match_finished(self, live: LiveMatch, *, publish: bool = True) -> None: ...
+
+
+class LoopBots(Protocol):
+    """What the match loop asks of the bots (app/rooms/bots.py BotRunner)."""
+
+    async def poke(self, live: LiveMatch) -> None: ...
+
+    async def returned(self, live: LiveMatch | None, seat: int | None) -> bool: ...
+
+    def timer_message(self, live: LiveMatch | None) -> dict | None: ...
+
+
+class Takeovers(Protocol):
+    """The people's seats a bot plays for now (the room message shows them)."""
+
+    def takeover_of(self, match_id: str | None) -> set[int]: ...
+
+
+class MatchResults(Protocol):
+    """Standings and ratings of a match that ended (app/ratings.py Ratings)."""
+
+    async def match_over(self, match_id: str) -> None: ...
+
+
+class ActionClock(Protocol):
+    """How long actions took (app/metrics.py Metrics)."""
+
+    def action_done(self, received: float) -> None: ...
