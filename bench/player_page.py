@@ -232,7 +232,7 @@ def main() -> None:
     try:
         app = create_app(Settings(database_url=f"{base}/{name}", log_level="WARNING", stall_log_ms=0))
         with TestClient(app) as client:
-            db = app.state.kozyr.db
+            db = app.state.db
             t0 = time.perf_counter()
             me = seed(db, args.matches, args.others)
             seed_crowd(db, args.crowd)
@@ -266,7 +266,7 @@ def main() -> None:
                 print(f"{route:58} {statistics.median(times):7.2f} {p99:7.2f} {times[-1]:7.2f} {cpu:7.2f}")
             print(f"load average after the timings: {load()}")
             explain(db, me, deep)
-        app.state.kozyr.db.dispose()
+        app.state.db.dispose()
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
