@@ -145,11 +145,11 @@ def test_after_a_process_says_goodbye_the_next_join_reads_what_it_never_publishe
 
         async def lost(code: str, note: dict) -> None:
             return None
-        monkeypatch.setattr(kozyr_a, "publish", lost)
+        monkeypatch.setattr(kozyr_a.peers, "publish", lost)
         seat = live_a.engine.to_act()[0]
         version = act_and_wait(clients, seat, live_a.engine.legal_actions(seat)[0], version)
         assert live_b.version == version - 1  # B never heard of it
-        a.portal.call(kozyr_a.fanout._send_presence, {"bye": True})
+        a.portal.call(kozyr_a.peers.fanout._send_presence, {"bye": True})
         deadline = time.monotonic() + 10
         while live_b.fresh and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -157,3 +157,38 @@ def test_after_a_process_says_goodbye_the_next_join_reads_what_it_never_publishe
         joined = connect(b, stack, room["code"], players[0], 0)
         assert joined.wait_view(version)["version"] == version
         assert live_b.version == version
+
+
+@pytest.mark.timeout(60)
+def test_a_rename_or_a_forgotten_token_reaches_the_other_process_at_once(two_servers, monkeypatch):
+    """B remembers a token's player (app/directory.py); a rename on A, or a token A
+    forgets (a revoked device token), is forgotten on B too, long before the cache's
+    30 s are up."""
+    from app.db import store
+
+    from .helpers import new_player
+
+    a, b = two_servers
+    me = new_player(a, "Остап")
+    assert b.get("/api/players/me", headers=auth(me)).json()["name"] == "Остап"  # B reads, remembers
+    assert a.patch("/api/players/me", json={"name": "Остап Б."}, headers=auth(me)).status_code == 200
+    deadline = time.monotonic() + 5
+    while b.get("/api/players/me", headers=auth(me)).json()["name"] != "Остап Б.":
+        assert time.monotonic() < deadline, "B still shows the old name"
+        time.sleep(0.05)
+
+    real, reads = store.players_by_tokens, []
+
+    def counted(s, tokens):
+        reads.extend(tokens)
+        return real(s, tokens)
+    monkeypatch.setattr(store, "players_by_tokens", counted)
+    assert b.get("/api/players/me", headers=auth(me)).status_code == 200
+    assert reads == []  # remembered
+    a.portal.call(a.app.state.players.forget_token, store.token_hash(me["token"]))
+    deadline = time.monotonic() + 5
+    while not reads:
+        assert time.monotonic() < deadline, "B still trusts its cached token"
+        assert b.get("/api/players/me", headers=auth(me)).status_code == 200
+        time.sleep(0.05)
+    assert reads == [me["token"]]

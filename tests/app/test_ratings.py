@@ -9,7 +9,6 @@ import random
 import threading
 import time
 from contextlib import ExitStack
-from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import delete, func, select
@@ -172,7 +171,7 @@ def test_two_processes_record_a_match_once(rclient, database_url):
         with db.write() as s:
             sql.lock_ratings(s)  # the first process's turn
             second = threading.Thread(target=lambda: got.append(
-                Ratings(SimpleNamespace(db=other)).record(match_id)))  # type: ignore[arg-type]
+                Ratings(other).record(match_id)))
             second.start()
             second.join(0.5)
             assert second.is_alive(), "the second process did not wait for the first's turn"
