@@ -183,7 +183,7 @@ def sign_out(s: Session, player_id: int, device_id: int | None = None, keep: str
     """Delete the player's device ``device_id`` (UnknownDevice if he has none of that id),
     or, with ``device_id`` None, every device but the one whose token hashes to ``keep``.
     The hashes of the tokens that stopped working (for the callers' caches and sockets:
-    Kozyr.signed_out).  What else belongs to a device in the database (push
+    app/signin.py SignIns.signed_out).  What else belongs to a device in the database (push
     subscriptions) is deleted here, in the same transaction."""
     query = delete(PlayerToken).where(PlayerToken.player_id == player_id)
     if device_id is not None:
