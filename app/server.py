@@ -1,8 +1,9 @@
 """The composition root: one ``Server`` per process builds the parts and gives each
 only the collaborators it uses (by constructor; the two back-references the bots
 close are set here, typed by the Protocols of app/rooms/ports.py), starts and
-stops them, and routes the other processes' notes to the part each concerns.
-No part holds the ``Server``; the app factory (app/main.py) puts the parts on
+stops them, and routes the other processes' notes to the part each concerns.  Only
+the fan-out holds the ``Server``, and sees it as its ``Receiver`` (those four note
+handlers, rooms/fanout.py); the app factory (app/main.py) puts the parts on
 ``app.state`` for the routes."""
 
 from __future__ import annotations
