@@ -118,8 +118,8 @@ def test_only_the_host_seats_a_bot_and_only_in_an_empty_seat(bclient):
     assert r.status_code == 409
     r = add_bot(bclient, code, 2, host, "genius")
     assert r.status_code == 422 and r.json()["code"] == "unknown_level"
-    r = add_bot(bclient, code, 9, host)
-    assert r.status_code == 404
+    r = add_bot(bclient, code, 9, host)  # no table has a seat 9: refused by the route's bound
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request"
     r = add_bot(bclient, code, 2, host, "random")
     assert r.status_code == 200, r.text
     seat = r.json()["seats"][2]
