@@ -68,33 +68,37 @@ def _bot_table(client: TestClient) -> tuple[dict, dict, str]:
     return host, room, room["match"]["id"]
 
 
+def _host_at_bot_table(client: TestClient, stack: ExitStack):
+    """A strong-bot table with its host connected (welcomed): (connection, match id)."""
+    host, room, match_id = _bot_table(client)
+    c = connect(client, stack, room["code"], host, 0)
+    c.recv_until(lambda m: m["type"] == "welcome")
+    return c, match_id
+
+
 def test_strong_bots_play_on_while_the_database_threads_are_all_taken(sclient):
-    kozyr = sclient.app.state
-    host, room, match_id = _bot_table(sclient)
+    state = sclient.app.state
     with ExitStack() as stack:
-        c = connect(sclient, stack, room["code"], host, 0)
-        c.recv_until(lambda m: m["type"] == "welcome")
-        live = kozyr.live[match_id]
+        c, match_id = _host_at_bot_table(sclient, stack)
+        live = state.live[match_id]
         with database_threads_taken(sclient):
             c.send({"type": "takeover", "seat": 0})  # a strong bot plays the host's seat too
             c.wait_view(live.version + 8, timeout=120)  # eight decisions, no database thread free
-        assert 0 in kozyr.bots.takeover_of(match_id)
+        assert 0 in state.bots.takeover_of(match_id)
         c.send({"type": "back"})
         c.recv_until(lambda m: m["type"] == "presence" and not m["seats"][0]["takeover"])
-    pool = kozyr.bots.pool
+    pool = state.bots.pool
     assert pool.decisions >= 8 and pool.pids and os.getpid() not in pool.pids
 
 
 def test_a_strong_table_plays_on_while_another_room_joins_and_chats(sclient):
-    kozyr = sclient.app.state
-    host, room, match_id = _bot_table(sclient)
+    state = sclient.app.state
     with ExitStack() as stack:
-        c = connect(sclient, stack, room["code"], host, 0)
-        c.recv_until(lambda m: m["type"] == "welcome")
+        c, match_id = _host_at_bot_table(sclient, stack)
         c.send({"type": "takeover", "seat": 0})
-        live = kozyr.live[match_id]
+        live = state.live[match_id]
         c.wait_view(live.version + 2, timeout=120)
-        decided = kozyr.bots.pool.decisions
+        decided = state.bots.pool.decisions
         # Meanwhile: another room, joined and chatted in.
         other, players = make_room(sclient, "king-classic", 4, start=False)
         guest = connect(sclient, stack, other["code"], players[1], 1)
@@ -103,7 +107,7 @@ def test_a_strong_table_plays_on_while_another_room_joins_and_chats(sclient):
         said, _ = guest.recv_until(lambda m: m["type"] == "chat")
         assert said["text"] == "привет"
         c.wait_view(live.version + 3, timeout=120)  # and the table still plays
-        assert kozyr.bots.pool.decisions > decided
+        assert state.bots.pool.decisions > decided
         c.send({"type": "back"})
         c.recv_until(lambda m: m["type"] == "presence" and not m["seats"][0]["takeover"])
 
@@ -111,20 +115,20 @@ def test_a_strong_table_plays_on_while_another_room_joins_and_chats(sclient):
 def test_a_decision_is_only_a_proposal_and_a_stale_one_is_dropped(sclient):
     """A worker answers for the version it was asked about; submitted through the match
     loop once the match has moved on, the answer is refused as stale, nothing applied."""
-    kozyr = sclient.app.state
+    state = sclient.app.state
     host, room, match_id = _bot_table(sclient)
-    live = kozyr.live[match_id]
+    live = state.live[match_id]
     with ExitStack() as stack:
         c = connect(sclient, stack, room["code"], host, 0)
         c.recv_until(lambda m: m["type"] == "welcome")
         view, _ = c.recv_until(lambda m: m["type"] == "view" and 0 in m["view"]["to_act"], 60)
         version = view["version"]  # the bots wait for the host now
-        proposal = sclient.portal.call(kozyr.bots.pool.decide, ask_for(live, 0, "strong", 2, 20))
+        proposal = sclient.portal.call(state.bots.pool.decide, ask_for(live, 0, "strong", 2, 20))
         assert proposal in view["view"]["legal"] and live.version == version
         c.act(view["view"]["legal"][-1], "mine", version)  # the person acts first
         ack, _ = c.recv_until(lambda m: m["type"] in ("ack", "error"))
         assert ack["type"] == "ack" and ack["seq"] == version
-        seq = sclient.portal.call(kozyr.matches.submit, live, 0, proposal, None, version)
+        seq = sclient.portal.call(state.matches.submit, live, 0, proposal, None, version)
         assert seq is None  # stale: dropped
         assert [(a.seat, a.client_id) for a in live.log[version:] if a.seat == 0] == [(0, "mine")]
 
@@ -158,12 +162,12 @@ def test_a_worker_brings_its_match_up_to_date_or_replays_it_after_a_take_back():
 
 
 def test_argon2_runs_on_threads_of_its_own(sclient):
-    kozyr = sclient.app.state
+    state = sclient.app.state
     player = new_player(sclient)
     with database_threads_taken(sclient):  # hashing waits for none of them
-        digest = sclient.portal.call(kozyr.hashing.hash, "a passphrase of mine")
-        assert sclient.portal.call(kozyr.hashing.check, digest, "a passphrase of mine") == (True, None)
-        assert sclient.portal.call(kozyr.hashing.check, None, "a passphrase of mine") == (False, None)
+        digest = sclient.portal.call(state.hashing.hash, "a passphrase of mine")
+        assert sclient.portal.call(state.hashing.check, digest, "a passphrase of mine") == (True, None)
+        assert sclient.portal.call(state.hashing.check, None, "a passphrase of mine") == (False, None)
     assert any(t.name.startswith("kozyr-argon2") for t in threading.enumerate())
     r = sclient.put("/api/players/me/passphrase", json={"login": f"login {player['id']}",
                                                         "passphrase": "another passphrase"},
@@ -175,15 +179,15 @@ def test_argon2_runs_on_threads_of_its_own(sclient):
 
 
 def test_a_running_matchs_history_is_replayed_once_per_version(sclient):
-    kozyr = sclient.app.state
+    state = sclient.app.state
     room, players = make_room(sclient, "king-classic", 4, seed=4)
     match_id = room["match"]["id"]
-    cache = kozyr.replays
+    cache = state.replays
     with ExitStack() as stack:
         clients = open_table(sclient, stack, room, players)
         before = cache.made
         with ThreadPoolExecutor(8) as spectators:  # eight at once, each in its own thread
-            details = list(spectators.map(lambda _: kozyr.history.detail(match_id), range(8)))
+            details = list(spectators.map(lambda _: state.history.detail(match_id), range(8)))
         assert cache.made == before + 1 and all(d == details[0] for d in details)
         assert sclient.get(f"/api/matches/{match_id}").json()["version"] == details[0]["version"] == 0
         assert cache.made == before + 1
