@@ -56,10 +56,10 @@ class Settings(BaseSettings):
     messages_per_second: float = 20.0  # websocket messages per connection, refilled at this rate ...
     message_burst: int = 40  # ... with this many allowed at once (excess: error rate_limited)
     flood_close_after: int = 100  # this many refused messages in a row close the socket (1008)
-    max_open_rooms: int = 20  # rooms a player may host that have no finished match yet (429)
+    max_open_rooms: int = 20  # rooms a player may host that have no finished match yet (409 too_many_rooms)
     room_lookup_burst: int = 20  # look-ups of unknown room codes per client address at once ...
     room_lookup_per_minute: float = 10.0  # ... refilled at this rate (then 429 rate_limited)
-    token_cache_seconds: float = 30.0  # a websocket join remembers a token's player this long
+    token_cache_seconds: float = 30.0  # the player directory (REST and websocket) remembers a token's player this long
     hello_timeout: float = 10.0  # seconds to wait for the first message without ?token=
     history_cache: int = 64  # matches kept replayed for history (app/rooms/replays.py)
     gc_freeze: bool = True  # after start-up, hide long-lived objects from the collector

@@ -110,7 +110,7 @@ class RoomCreate(BaseModel):
     take_seat: bool = Field(True, description="the host takes seat 0")
     takeover_seconds: float | None = Field(
         None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
-        "(until the player acts or reconnects); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
+        "(until the player's own committed action or `back`; a reconnect alone does not end it); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
     rated: bool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
     takeback: Literal["off", "agree"] | None = Field(
         None, description="take-backs: off, or by agreement of every other person seated; "
