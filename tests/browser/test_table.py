@@ -77,6 +77,46 @@ def test_own_hand_fits_and_no_raw_ids(server, new_page, family, size):
         table.close()
 
 
+SMALL_PHONE = {"width": 375, "height": 667}  # the smallest phone in wide use (iPhone SE)
+
+# every visible control whose centre something else covers (an element hit-tested at its centre
+# that is neither the control nor inside it): a player's tap there would land on the other thing
+COVERED = """() => [...document.querySelectorAll('.room-page button, .room-page [data-action]')]
+  .filter(el => el.offsetParent !== null)
+  .map(el => { const r = el.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+    const hit = document.elementFromPoint(x, y);
+    return hit && !el.contains(hit) ? `${el.textContent.trim() || el.dataset.role} under ${hit.className}` : null; })
+  .filter(Boolean)"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["phone", "small-phone"])
+def test_the_empty_trick_covers_no_control_on_the_phone(server, new_page, viewport):
+    """Тысяча, the declarer giving a card to each opponent on a phone: the chooser takes the
+    room of the empty trick, which must shrink instead of lying over the deal banner's help
+    button (it did: a tap on "?" hit the invisible trick, with long names in the chooser)."""
+    scene = SCENES["thousand-give-chooser"]
+    code, players, seat, table = scene.bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], viewport, lang="ru")
+        page.locator(".hand .card").first.wait_for()
+        scene.prepare(page)
+        page.locator("[data-role=chooser]").wait_for()
+        for lang in ("ru", "pl", "en"):
+            page.locator("#lang").select_option(lang)
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+            page.wait_for_timeout(100)
+            assert page.evaluate(COVERED) == [], lang
+        page.locator("[data-role=help]").click()  # the help opens by a tap (a sheet at the foot)
+        page.locator(".help").first.wait_for()
+        assert [c for c in page.evaluate(COVERED) if c.startswith("? ")] == []  # the "?" still in reach
+        page.locator("[data-role=help]").click()  # and closes by the same tap
+        page.locator(".help").first.wait_for(state="detached")
+        assert not page.errors, page.errors
+    finally:
+        table.close()
+
+
 def test_phone_hand_of_ten_cards_is_one_row(server, new_page):
     """thousand-1000-2p: 10 cards each, on a 390 px phone in one row."""
     _need(server, "thousand-1000-2p")
