@@ -86,3 +86,66 @@ def test_make_and_the_image_install_the_locked_versions_of_what_pyproject_asks()
     assert "pip install --no-deps -e ." in docker
     make = (ROOT / "Makefile").read_text()
     assert "pip install -q --require-hashes -r $(LOCK)" in make and "LOCK := requirements.lock" in make
+
+
+def _settings_table() -> dict[str, str]:
+    """README.md's "### Settings" table: every variable named in a row's first cell ->
+    that row's default cell."""
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    start = text.index("\n### Settings\n")
+    end = text.index("\n#", start + 1)
+    rows: dict[str, str] = {}
+    for line in text[start:end].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 3 or not cells[1] or set(cells[1]) <= {"-"}:
+            continue  # not a row, a group's heading row, or the line under the header
+        for name in re.findall(r"`([A-Z][A-Z0-9_]*)`", cells[0]):
+            assert name not in rows, f"{name} has two rows in the settings table"
+            rows[name] = cells[1]
+    return rows
+
+
+def _readme_default(cell: str) -> object:
+    """A default as the table writes it: `true` / `false`, a number, `text`, empty
+    (the empty string), unset (None)."""
+    value = cell.strip()
+    if value in ("unset", "empty"):
+        return None if value == "unset" else ""
+    if value.startswith("`") and value.endswith("`") and value.count("`") == 2:
+        value = value[1:-1]
+    if value in ("true", "false"):
+        return value == "true"
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def test_every_setting_is_documented():
+    """Every field of Settings has a row of README.md's settings table under its
+    environment variable (KOZYR_ + the field's name), with the default the code has;
+    and the table names no variable that is not a setting."""
+    from app.config import Settings
+
+    rows = _settings_table()
+    names: set[str] = set()
+    for field, info in Settings.model_fields.items():
+        var = "KOZYR_" + field.upper()
+        aliases = list(getattr(info.validation_alias, "choices", [])) or [var]
+        names.update(aliases)
+        for name in {var, *aliases}:
+            assert name in rows, f"{name} ({field}) is missing from README.md's settings table"
+        cell = rows[var]
+        if info.default_factory is not None:  # computed at start-up (bot_processes): described
+            assert cell and not cell.startswith("`"), f"{var}: {cell!r} should say how the default is found"
+            continue
+        written, default = _readme_default(cell), info.default
+        if isinstance(default, bool):
+            assert written is default, f"{var}: README {cell!r}, code {default!r}"
+        elif isinstance(default, (int, float)):
+            assert isinstance(written, float) and written == float(default), f"{var}: README {cell!r}, code {default!r}"
+        else:
+            assert written == default, f"{var}: README {cell!r}, code {default!r}"
+    assert set(rows) <= names, f"not settings: {sorted(set(rows) - names)}"
