@@ -49,6 +49,11 @@ COMMON = {
 }
 
 
+def security_headers(path: str, docs: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The headers of an answer to ``path``."""
+    return {"Content-Security-Policy": DOCS_CSP if path in docs else CSP, **COMMON}
+
+
 class SecurityHeaders:
     """Pure ASGI middleware: adds the headers to every ``http.response.start``;
     websockets pass untouched.  ``docs``: the paths that get ``DOCS_CSP``."""
@@ -61,13 +66,12 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = DOCS_CSP if scope["path"] in self.docs else CSP
+        ours = security_headers(scope["path"], self.docs)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers["Content-Security-Policy"] = policy
-                for name, value in COMMON.items():
+                for name, value in ours.items():
                     headers[name] = value
             await send(message)
 

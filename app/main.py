@@ -22,7 +22,7 @@ from .api.schemas import Health
 from .config import Settings, get_settings
 from .db.errors import DomainError, RateLimited
 from .errors import INVALID_REQUEST, http_code, http_status
-from .headers import SecurityHeaders
+from .headers import SecurityHeaders, security_headers
 from .logs import setup_logging
 from .metrics import scrape_refusal
 from .server import Server
@@ -89,8 +89,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": detail, "code": code}, status_code=status, headers=headers)
 
     @app.exception_handler(Exception)
-    async def failed(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": "internal server error", "code": "internal_error"}, status_code=500)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        # Starlette answers this one from its outermost middleware, around SecurityHeaders
+        return JSONResponse({"detail": "internal server error", "code": "internal_error"}, status_code=500,
+                            headers=security_headers(request.url.path))
 
     for module in (players, auth, friends, variants, rooms, bots, matches, ws):
         app.include_router(module.router)

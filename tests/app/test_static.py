@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import re
 import shutil
+import sqlite3
 from contextlib import ExitStack
 from html.parser import HTMLParser
 from pathlib import Path
@@ -243,3 +244,31 @@ def test_websockets_are_neither_compressed_nor_touched(client):
 def test_static_tree_file_listing_matches_the_served_assets(site):
     on_disk = {p.relative_to(STATIC).as_posix() for p in Path(STATIC).rglob("*") if p.is_file()}
     assert set(site.assets) == on_disk
+
+
+def test_an_internal_error_keeps_the_security_headers(tmp_path):
+    """A 500 is answered by Starlette's outermost middleware, outside ours: the handler sets
+    the same headers.  The fault is real: the players table is gone under a running app."""
+    from starlette.testclient import TestClient
+
+    from app.main import create_app
+
+    from .conftest import make_settings
+
+    db = tmp_path / "kozyr.db"
+    app = create_app(make_settings(f"sqlite:///{db}"))
+    try:
+        with TestClient(app, raise_server_exceptions=False) as c:
+            assert c.post("/api/players", json={"name": "Before"}).status_code == 201
+            with sqlite3.connect(db) as raw:
+                raw.execute("PRAGMA foreign_keys = OFF")
+                raw.execute("DROP TABLE players")
+            r = c.get("/api/players/me", headers={"Authorization": "Bearer not-a-cached-token"})
+            assert r.status_code == 500 and r.json()["code"] == "internal_error"
+            assert "Traceback" not in r.text and "players" not in r.text
+            csp = [d.strip() for d in r.headers["content-security-policy"].split(";")]
+            assert set(CSP_MUST) <= set(csp)
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert r.headers["x-frame-options"] == "DENY"
+    finally:
+        app.state.db.dispose()
