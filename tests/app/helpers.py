@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import queue
+import threading
 from contextlib import ExitStack
 
-import anyio
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from app.protocol import server_message
 
@@ -59,11 +61,6 @@ def act_and_wait(clients: list, seat: int, action: str, version: int) -> int:
     return version + 1
 
 
-async def _receive(stream, timeout: float):
-    with anyio.fail_after(timeout):
-        return await stream.receive()
-
-
 class Client:
     """One websocket connection, with a receive timeout and a log of every message."""
 
@@ -72,10 +69,34 @@ class Client:
         self.seat = seat
         self.seen: list[dict] = []
         self.last_view: dict | None = None
+        # The test client's receive() has no timeout: a thread of its own reads the socket and
+        # recv() waits on this queue with one.
+        self.inbox: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, name="test-ws-reader", daemon=True).start()
+
+    def _read(self) -> None:
+        """(Its own thread.)  Every message of the socket, in order, into ``inbox``; the
+        session's end (the stream closed when the test leaves the connection) ends it."""
+        while True:
+            try:
+                msg = self.ws.receive()
+            except BaseException as e:  # noqa: BLE001 - handed to the reader of the inbox
+                self.inbox.put(e)
+                return
+            self.inbox.put(msg)
+            if msg["type"] == "websocket.close":
+                return
 
     def recv(self, timeout: float = 10.0) -> dict:
-        msg = self.ws.portal.call(_receive, self.ws._send_rx, timeout)
-        self.ws._raise_on_close(msg)
+        try:
+            msg = self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no message in {timeout} s") from None
+        if isinstance(msg, BaseException):
+            raise msg
+        if msg["type"] == "websocket.close":
+            self.inbox.put(msg)  # closed it stays: a later recv says so again
+            raise WebSocketDisconnect(code=msg.get("code", 1000), reason=msg.get("reason", ""))
         data = json.loads(msg["text"])
         assert isinstance(data.get("version"), int), data
         server_message.validate_python(data)  # the documented shape (app/protocol.py)

@@ -154,7 +154,7 @@ def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, stack):
     upgrade(engine)
     with Session(engine) as s:
         assert store.player_by_token(s, token).id == 7
-        marks = dict(s.execute(text("SELECT id, token_hash FROM players")).tuples().all())
+        marks = dict(s.execute(text("SELECT id, token_hash FROM players")).all())
         assert marks == {7: "person:7", 8: "bot:basic-1"}
         assert s.execute(text("SELECT player_id FROM player_tokens")).scalars().all() == [7]
     with engine.begin() as conn:
