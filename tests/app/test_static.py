@@ -13,11 +13,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-from app.main import STATIC
+from app.main import STATIC, create_app
 from app.static import IMMUTABLE, REVALIDATE, StaticSite, accepts_gzip
 
-from .conftest import serve
+from .conftest import make_settings, serve
 from .helpers import connect, make_room
 
 PAGES = ["/", "/room/ABCD", "/room/zz99"]
@@ -249,12 +250,6 @@ def test_static_tree_file_listing_matches_the_served_assets(site):
 def test_an_internal_error_keeps_the_security_headers(tmp_path):
     """A 500 is answered by Starlette's outermost middleware, outside ours: the handler sets
     the same headers.  The fault is real: the players table is gone under a running app."""
-    from starlette.testclient import TestClient
-
-    from app.main import create_app
-
-    from .conftest import make_settings
-
     db = tmp_path / "kozyr.db"
     app = create_app(make_settings(f"sqlite:///{db}"))
     try:
