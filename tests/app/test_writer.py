@@ -200,3 +200,24 @@ def test_a_lone_match_is_committed_action_by_action(db):
     writer.stop()
     assert logged(db)[ids[0]] == (5, 5)
     assert writer.batches == 5  # one after another: one commit each
+
+
+def test_writes_that_come_while_the_last_commit_is_fresh_share_the_next_one(db):
+    """One rule paces the commits: a batch starts ``interval`` after the one before at
+    the earliest.  A write to an idle writer is committed alone; the writes that come
+    in the next ``interval`` wait for each other and share one commit."""
+    ids = make_matches(db, 4)
+    writer = GroupWriter(db, interval=0.5)
+
+    async def main() -> None:
+        await writer.submit((ids[0], 0, 0, "pass", "a"))  # idle: committed alone
+        later = []
+        for match_id in ids[1:]:
+            later.append(writer.submit((match_id, 0, 0, "pass", "b")))
+            await asyncio.sleep(0.01)  # one at a time, well inside the interval
+        await asyncio.gather(*later)
+
+    asyncio.run(main())
+    writer.stop()
+    assert logged(db) == {i: (1, 1) for i in ids}
+    assert (writer.batches, writer.writes) == (2, 4)
