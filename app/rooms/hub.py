@@ -1,7 +1,7 @@
 """The in-process fan-out hub: who is connected to which room, and sending to them.
 
 A broadcast never waits for the slowest client: a message is put on the
-connection's queue, and the connection's sender task hands it to the ASGI server
+connection's queue, and a sender task hands what is queued to the ASGI server
 (``WebSocket.send_text``); a client that falls too far behind is disconnected (it
 can reconnect and resume from a fresh view)."""
 
@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +44,12 @@ class Conn:
     """One websocket of a player in a room.  Messages wait in a queue for the
     connection's sender task, which sends them through the ASGI server one after the
     other (uvicorn's ``send`` waits while the socket's write buffer is full); a client
-    ``max_queue`` messages behind is dropped."""
+    ``max_queue`` messages behind is dropped.
+
+    The sender task lives only while messages wait: it starts with the first one and
+    ends when the queue is empty.  An idle connection then holds no pending future
+    between messages: with thousands of sockets, a sender parked on every one kept
+    thousands of young objects alive for the collector to walk (app/gcpace.py)."""
 
     def __init__(self, ws: WebSocket, room_code: str, player_id: int, name: str,
                  seat: int | None, max_queue: int) -> None:
@@ -68,8 +73,8 @@ class Conn:
         # connection leaves its room at once, not when the route's receive ends).
         self.on_gone: Callable[[], None] | None = None
         self.close_timeout = 2.0
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
-        self.task: asyncio.Task[None] = asyncio.create_task(self._sender())
+        self.queue: deque[str] = deque()
+        self.task: asyncio.Task[None] | None = None  # the sender, while messages wait
 
     def saw(self, match: str | None, version: int, seat: int | None) -> None:
         """The connection was sent the view of ``seat`` at ``version`` of ``match``."""
@@ -89,11 +94,12 @@ class Conn:
         """Queue encoded messages, to be sent in this order."""
         if self.closed:
             return
-        if self.queue.qsize() + len(texts) > self.max_queue:
+        if len(self.queue) + len(texts) > self.max_queue:
             self.drop()
             return
-        for text in texts:
-            self.queue.put_nowait(text)
+        self.queue.extend(texts)
+        if self.task is None:
+            self.task = asyncio.create_task(self._sender())
 
     def drop(self) -> None:
         """The client does not read: stop sending (the sender may be stuck in a write)
@@ -103,7 +109,8 @@ class Conn:
         self.closed = True
         if self.metrics is not None:
             self.metrics.slow_clients.inc()
-        self.task.cancel()
+        if self.task is not None:
+            self.task.cancel()
         self._closer = asyncio.create_task(self._close_slow())
 
     async def _close_slow(self) -> None:
@@ -118,23 +125,28 @@ class Conn:
 
     async def _sender(self) -> None:
         try:
-            while True:
-                await self.ws.send_text(await self.queue.get())
+            while self.queue:
+                await self.ws.send_text(self.queue.popleft())
         except Exception:  # the socket went away; the receive loop notices too
             self.closed = True
+        finally:
+            self.task = None
 
     async def close(self) -> None:
         self.closed = True
-        self.task.cancel()
+        task = self.task
+        if task is None:
+            return
+        task.cancel()
         try:
-            await self.task
+            await task
         except (asyncio.CancelledError, Exception):
             pass
 
     async def drain(self, timeout: float = 2.0) -> None:
         """Let queued messages go out (before closing the socket on purpose)."""
         end = asyncio.get_running_loop().time() + timeout
-        while not self.queue.empty() and not self.closed and asyncio.get_running_loop().time() < end:
+        while (self.queue or self.task is not None) and not self.closed and asyncio.get_running_loop().time() < end:
             await asyncio.sleep(0.01)
 
 

@@ -190,6 +190,27 @@ def test_slow_client_is_dropped_and_never_awaited():
     asyncio.run(scenario())
 
 
+def test_a_connection_has_a_sender_only_while_messages_wait():
+    """Messages go out in order; once they are out the sender task ends, so an idle
+    socket keeps no pending future for the collector to walk (app/rooms/hub.py)."""
+    async def scenario():
+        fast = FastSocket()
+        conn = Conn(fast, "R", 1, "p", 0, max_queue=16)
+        assert conn.task is None
+        conn.send_texts(("a", "b"))
+        conn.send({"type": "pong", "version": 1})
+        assert conn.task is not None
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert fast.got == ["a", "b", '{"type":"pong","version":1}']
+        assert conn.task is None and not conn.queue
+        conn.send_texts(("c",))
+        await conn.drain()
+        assert fast.got[-1] == "c" and conn.task is None
+        await conn.close()
+    asyncio.run(scenario())
+
+
 # -- tokens, seats and hands -----------------------------------------------------------
 
 
