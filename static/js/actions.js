@@ -1,7 +1,7 @@
 // Reading the engine's action strings (ENGINE_API.md "Action notation") and naming them.
 // The client never decides what is legal: it only labels what view.legal lists.
 
-import { t, cardText, SUIT_SYMBOL, titleName } from './i18n.js';
+import { t, cardText, cardName, SUIT_SYMBOL, titleName } from './i18n.js';
 
 const CARD_ACTION = /^(play|marriage|discard|swap|take|give):([2-9TJQKA?][SCDH?])(?:>(\d+))?$/;
 
@@ -29,26 +29,30 @@ export function parseAction(a) {
   return { kind: a, raw: a };
 }
 
-const cardOrUnknown = (c) => (c && !c.includes('?') ? cardText(c) : t('hidden_card'));
+// Cards and suits as shown (K♠) or, for a screen reader, as said ("король пик").
+const cardOrUnknown = (c, spoken) => (c && !c.includes('?') ? (spoken ? cardName(c) : cardText(c)) : t('hidden_card'));
+const suitOf = (suit, spoken) => (spoken ? t('suits.' + suit) : SUIT_SYMBOL[suit] || '');
 
-// A label for an action; `name(seat)` gives a player's name.
-export function actionLabel(a, name = (s) => `#${s}`) {
+// A label for an action; `name(seat)` gives a player's name; `spoken`: the words a
+// screen reader says (the live announcer, announce.js) instead of card symbols.
+export function actionLabel(a, name = (s) => `#${s}`, { spoken = false } = {}) {
   const p = typeof a === 'string' ? parseAction(a) : a;
+  const card = (c) => cardOrUnknown(c, spoken);
   switch (p.kind) {
-    case 'play': return t('act.play', { card: cardOrUnknown(p.card) });
-    case 'marriage': return t('act.marriage', { card: cardOrUnknown(p.card), suit: SUIT_SYMBOL[p.card[1]] || '' });
-    case 'give': return t('act.give', { card: cardOrUnknown(p.card), name: p.to === null ? '?' : name(p.to) });
-    case 'discard': return t('act.discard', { card: cardOrUnknown(p.card) });
-    case 'swap': return t('act.swap', { card: cardOrUnknown(p.card) });
-    case 'take': return t('act.take', { card: cardOrUnknown(p.card) });
+    case 'play': return spoken ? card(p.card) : t('act.play', { card: card(p.card) });  // "Петя: дама червей"
+    case 'marriage': return t('act.marriage', { card: card(p.card), suit: suitOf(p.card[1], spoken) });
+    case 'give': return t('act.give', { card: card(p.card), name: p.to === null ? '?' : name(p.to) });
+    case 'discard': return t('act.discard', { card: card(p.card) });
+    case 'swap': return t('act.swap', { card: card(p.card) });
+    case 'take': return t('act.take', { card: card(p.card) });
     case 'bid': return t('act.bid', { n: p.n });
     case 'contract': return t('act.contract', { n: p.n });
-    case 'trump': return p.suit === 'last' ? t('act.trump:last') : t('act.trump', { suit: SUIT_SYMBOL[p.suit] });
+    case 'trump': return p.suit === 'last' ? t('act.trump:last') : t('act.trump', { suit: suitOf(p.suit, spoken) });
     case 'order': return t('act.order', { c: t('contracts.' + p.contract) });
-    case 'order_trump': return t('act.order_trump', { suit: SUIT_SYMBOL[p.suit] });
+    case 'order_trump': return t('act.order_trump', { suit: suitOf(p.suit, spoken) });
     case 'spare': return t('act.spare', { name: name(p.seat) });
     case 'take_pair': return t('act.take:' + p.which);
-    case 'show': return `${t('face_up')}: ${p.cards.map(cardOrUnknown).join(' ')}`;
+    case 'show': return `${t('face_up')}: ${p.cards.map(card).join(spoken ? ', ' : ' ')}`;
     case 'hand': return `${t('whole_hand')} → ${name(p.to)}`;
     case 'title': return t('act_title', { title: titleName(p.title) });
     case 'aside': return t('act_aside');

@@ -15,6 +15,7 @@ import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
+import { tellChanges } from './announce.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -183,7 +184,12 @@ class RoomPage {
     if (view.phase === 'match_over' && ld) patch.summaryDeal = ld;
     this.matchId = msg.match;
     if (st.help && prev && prev.phase !== view.phase) patch.help = false;
+    const before = prev ? { view: prev, match: this.shownMatch, version: st.version } : null;
     this.store.update(patch);
+    this.shownMatch = msg.match;
+    const prompt = document.querySelector('.felt [data-role=prompt]');
+    tellChanges(before, { view, match: msg.match, version: msg.version }, (s) => this.name(s),
+      prompt ? prompt.textContent : '');
   }
 
   name(seat) {
@@ -403,6 +409,7 @@ function header() {
   const sel = document.getElementById('lang');
   clear(sel).append(...languages().map((l) => h('option', { value: l, selected: l === getLang(), text: l.toUpperCase() })));
   sel.onchange = () => setLang(sel.value);
+  sel.setAttribute('aria-label', t('language'));
   const sound = document.getElementById('sound');
   sound.checked = soundOn();
   sound.onchange = () => { setSound(sound.checked); if (sound.checked) playSound('turn', true); };

@@ -3,7 +3,7 @@
 // the four-colour deck is a class on <body> and dimmed cards keep their colours.
 
 import { h, s } from './dom.js';
-import { SUIT_SYMBOL, rankLabel, cardText, t } from './i18n.js';
+import { SUIT_SYMBOL, rankLabel, cardText, cardName } from './i18n.js';
 
 export const SUIT_ORDER = ['S', 'C', 'D', 'H'];
 const RED = new Set(['D', 'H']);
@@ -42,7 +42,7 @@ export function cardEl(code, { small = false, extraClass = '' } = {}) {
   const suit = code[1];
   return h('div', {
     class: `card s-${suit} ${RED.has(suit) ? 'red' : 'black'}${small ? ' small' : ''}${extraClass ? ' ' + extraClass : ''}`,
-    'data-card': code, role: 'img', 'aria-label': `${rankLabel(code[0])} ${t('suits.' + suit)}`, title: cardText(code),
+    'data-card': code, role: 'img', 'aria-label': cardName(code), title: cardText(code),
   }, face(code));
 }
 

@@ -3,6 +3,7 @@
 // where every card is after every step. The client moves no card by itself and needs no
 // socket, so History opens as a panel over the live table without touching its connection.
 
+import { holdFocus } from './dialog.js';
 import { h, clear, append } from './dom.js';
 import { t, onLang, SUIT_SYMBOL } from './i18n.js';
 import { api } from './api.js';
@@ -325,7 +326,7 @@ async function fill(root, matchId, ctx, resume = null) {
   if (replay && resume) { replay.di = Math.min(resume.di, Math.max(0, replay.deals.length - 1)); replay.step = resume.step; replay.draw(); }
 }
 
-let panel = null;  // the open history panel: {matchId, content}
+let panel = null;  // the open history panel: {matchId, content, giveBack}
 
 onLang(() => {
   if (!panel || !panel.content.isConnected) return;
@@ -350,18 +351,20 @@ export function openHistoryPanel(matchId) {
           onclick: () => closeHistoryPanel() }, '✕')),
       content));
   overlay.addEventListener('click', (e) => { if (e.target === overlay) closeHistoryPanel(); });
-  overlay.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeHistoryPanel(); });
+  const giveBack = holdFocus(overlay, () => closeHistoryPanel());
   document.body.append(overlay);
   document.body.classList.add('has-overlay');
-  panel = { matchId, content };
+  panel = { matchId, content, giveBack };
   fill(content, matchId, {});
   overlay.querySelector('[data-role=close-history]').focus();  // Escape closes it from the start
   return overlay;
 }
 
 export function closeHistoryPanel() {
+  const giveBack = panel && panel.giveBack;
   panel = null;
   for (const el of document.querySelectorAll('[data-role=history-panel]')) el.remove();
   for (const v of [...live]) if (!v.root.isConnected) { v.stop(); live.delete(v); }
   document.body.classList.remove('has-overlay');
+  if (giveBack) giveBack();
 }

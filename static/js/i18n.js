@@ -21,7 +21,7 @@ const en = {
   house_rules: 'House rules', create: 'Create', join_code: 'Join by code', join: 'Join',
   my_matches: 'My matches', no_matches: 'No matches yet.', open: 'Open',
   room: 'Room', invite: 'Invite link', copy: 'Copy', copied: 'Copied!', seat: 'Seat',
-  empty_seat: 'empty', take_seat: 'Take this seat', leave_seat: 'Leave seat', you: 'you',
+  empty_seat: 'empty', take_seat: 'Take this seat', leave_seat: 'Leave seat', you: 'you', your_hand: 'Your hand',
   host: 'host', start: 'Start the match', rematch: 'Rematch', waiting_players: 'Waiting for players…',
   waiting_host: 'Waiting for the host to start.', spectators: 'Spectators: {n}',
   match_over: 'The match is over', winners: 'Winner: {names}', history: 'History',
@@ -66,6 +66,11 @@ const en = {
   marriage_word: 'Marriage', marriages: 'Marriages', thrown: 'thrown in', refused: 'refused',
   ranks: { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' },
   suits: { S: 'spades', C: 'clubs', D: 'diamonds', H: 'hearts' },
+  // a card's whole name, for screen readers: card_name with the rank and the suit as it is said
+  card_name: '{rank} of {suit}',
+  card_ranks: { 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine', T: 'ten',
+    J: 'jack', Q: 'queen', K: 'king', A: 'ace' },
+  card_suits: { S: 'spades', C: 'clubs', D: 'diamonds', H: 'hearts' },
 };
 
 const ru = {
@@ -82,7 +87,7 @@ const ru = {
   house_rules: 'Правила стола', create: 'Создать', join_code: 'Войти по коду', join: 'Войти',
   my_matches: 'Мои партии', no_matches: 'Партий пока нет.', open: 'Открыть',
   room: 'Стол', invite: 'Ссылка-приглашение', copy: 'Копировать', copied: 'Скопировано!', seat: 'Место',
-  empty_seat: 'свободно', take_seat: 'Сесть сюда', leave_seat: 'Встать', you: 'вы',
+  empty_seat: 'свободно', take_seat: 'Сесть сюда', leave_seat: 'Встать', you: 'вы', your_hand: 'Ваши карты',
   host: 'хозяин', start: 'Начать партию', rematch: 'Ещё партию', waiting_players: 'Ждём игроков…',
   waiting_host: 'Ждём, пока хозяин начнёт.', spectators: 'Зрителей: {n}',
   match_over: 'Партия окончена', winners: 'Победитель: {names}', history: 'История',
@@ -129,6 +134,10 @@ const ru = {
   marriage_word: 'Марьяж', marriages: 'Марьяжи', thrown: 'расписал', refused: 'отказался',
   ranks: { T: '10', J: 'В', Q: 'Д', K: 'К', A: 'Т' },
   suits: { S: 'пики', C: 'трефы', D: 'бубны', H: 'черви' },
+  card_name: '{rank} {suit}',
+  card_ranks: { 2: 'двойка', 3: 'тройка', 4: 'четвёрка', 5: 'пятёрка', 6: 'шестёрка', 7: 'семёрка', 8: 'восьмёрка',
+    9: 'девятка', T: 'десятка', J: 'валет', Q: 'дама', K: 'король', A: 'туз' },
+  card_suits: { S: 'пик', C: 'треф', D: 'бубён', H: 'червей' },  // король пик, дама червей
 };
 
 const pl = {
@@ -145,7 +154,7 @@ const pl = {
   house_rules: 'Zasady stolika', create: 'Utwórz', join_code: 'Dołącz kodem', join: 'Dołącz',
   my_matches: 'Moje partie', no_matches: 'Brak partii.', open: 'Otwórz',
   room: 'Stolik', invite: 'Link z zaproszeniem', copy: 'Kopiuj', copied: 'Skopiowano!', seat: 'Miejsce',
-  empty_seat: 'wolne', take_seat: 'Usiądź tutaj', leave_seat: 'Wstań', you: 'ty',
+  empty_seat: 'wolne', take_seat: 'Usiądź tutaj', leave_seat: 'Wstań', you: 'ty', your_hand: 'Twoje karty',
   host: 'gospodarz', start: 'Zacznij partię', rematch: 'Rewanż', waiting_players: 'Czekamy na graczy…',
   waiting_host: 'Czekamy, aż gospodarz zacznie.', spectators: 'Widzów: {n}',
   match_over: 'Partia skończona', winners: 'Wygrywa: {names}', history: 'Historia',
@@ -190,6 +199,10 @@ const pl = {
   marriage_word: 'Meldunek', marriages: 'Meldunki', thrown: 'poddał', refused: 'zrezygnował',
   ranks: { T: '10', J: 'W', Q: 'D', K: 'K', A: 'A' },
   suits: { S: 'piki', C: 'trefle', D: 'kara', H: 'kiery' },
+  card_name: '{rank} {suit}',
+  card_ranks: { 2: 'dwójka', 3: 'trójka', 4: 'czwórka', 5: 'piątka', 6: 'szóstka', 7: 'siódemka', 8: 'ósemka',
+    9: 'dziewiątka', T: 'dziesiątka', J: 'walet', Q: 'dama', K: 'król', A: 'as' },
+  card_suits: { S: 'pik', C: 'trefl', D: 'karo', H: 'kier' },  // król pik, dama kier
 };
 
 const DICTS_BY_LANG = { en, ru, pl };
@@ -475,6 +488,11 @@ export function rankLabel(rank) {
 
 export function cardText(code) {
   return rankLabel(code[0]) + SUIT_SYMBOL[code[1]];
+}
+
+// A card's whole name in the page's language ("король пик", "dama kier", "ten of hearts").
+export function cardName(code) {
+  return t('card_name', { rank: t('card_ranks.' + code[0]), suit: t('card_suits.' + code[1]) });
 }
 
 export function titleName(title, variant) {

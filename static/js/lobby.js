@@ -2,6 +2,7 @@
 // the invitation (who invites to what, the seats, share / copy, QR code) — also as a panel
 // the table opens during a match (openInvitePanel).
 
+import { holdFocus } from './dialog.js';
 import { h, clear } from './dom.js';
 import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
@@ -423,7 +424,7 @@ export function inviteEl(room, { qr = true } = {}) {
     qrImg ? h('figure', { class: 'qr-box' }, qrImg, h('figcaption', { class: 'muted small', text: t('invite_ui.scan') })) : null);
 }
 
-let panel = null;  // the open invite panel: {room, el}
+let panel = null;  // the open invite panel: {room, el, giveBack}
 
 function drawInvitePanel() {
   if (!panel) return;
@@ -445,9 +446,9 @@ export function openInvitePanel(room) {
   if (!panel) {
     const el = h('div', { class: 'lobby-overlay', 'data-role': 'invite-overlay' });
     el.addEventListener('click', (e) => { if (e.target === el) closeInvitePanel(); });
-    el.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeInvitePanel(); });
+    const giveBack = holdFocus(el, () => closeInvitePanel());
     document.body.append(el);
-    panel = { el };
+    panel = { el, giveBack };
   }
   panel.room = room;
   drawInvitePanel();
@@ -457,8 +458,12 @@ export function openInvitePanel(room) {
 }
 
 export function closeInvitePanel() {
-  if (panel) panel.el.remove();
+  const open = panel;
   panel = null;
+  if (open) {
+    open.el.remove();
+    open.giveBack();
+  }
 }
 
 onLang(() => drawInvitePanel());

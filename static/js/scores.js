@@ -135,11 +135,13 @@ function emptyRow(table, names) {
 
 // family: 'thousand' | 'king' | 'korol'; data: {scoresheet, role_table}; tallies: the current round's.
 export function scoresEl(family, variant, data, names, tallies = null) {
+  // a region that may scroll: reachable and scrollable by keyboard, named
+  const wrap = { class: 'scores-wrap', tabindex: '0', role: 'region', 'aria-label': t('scores') };
   if (family === 'korol') {
-    return h('div', { class: 'scores-wrap' }, emptyRow(roleTable(data.role_table || [], names, variant, tallies), names));
+    return h('div', wrap, emptyRow(roleTable(data.role_table || [], names, variant, tallies), names));
   }
   const rows = data.scoresheet || [];
-  return h('div', { class: 'scores-wrap' }, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names, data.now), names),
+  return h('div', wrap, emptyRow(family === 'king' ? kingSheet(rows, names) : thousandSheet(rows, names, data.now), names),
     family === 'king' ? null : legendEl(rows));
 }
 

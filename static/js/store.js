@@ -47,8 +47,34 @@ export class Region {
   render(key, build) {
     if (key === this.key) return false;
     this.key = key;
+    const active = document.activeElement;
+    const had = active && active !== document.body && this.el.contains(active) ? focusKey(active) : undefined;
     const content = build();
     this.el.replaceChildren(...[content].flat(Infinity).filter((x) => x !== null && x !== undefined && x !== false));
+    if (had !== undefined) refocus(this.el, had);
     return true;
   }
+}
+
+// Focus survives a rebuild: the new twin of the element that had it (the same card,
+// action, role or name), else the region's first control, else the region itself, so
+// a keyboard player never falls back to the top of the page.
+export const FOCUSABLE = 'button:not([disabled]), [tabindex="0"], select:not([disabled]), input:not([disabled]), textarea, a[href]';
+
+function focusKey(el) {
+  for (const attr of ['data-card', 'data-action', 'data-role', 'name', 'id']) {
+    const v = el.getAttribute(attr);
+    if (v) return `[${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
+}
+
+function refocus(root, selector) {
+  const twin = selector ? root.querySelector(selector) : null;
+  let target = twin && twin.matches(FOCUSABLE) ? twin : root.querySelector(FOCUSABLE);
+  if (!target) {
+    if (!root.hasAttribute('tabindex')) root.tabIndex = -1;
+    target = root;
+  }
+  target.focus({ preventScroll: true });
 }

@@ -544,11 +544,27 @@ export class Table {
       if (mine && anyCardAction) el.setAttribute('aria-disabled', 'true');
       return el;
     });
-    return h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1) } }, cards);
+    const hand = h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1) },
+      role: 'group', 'aria-label': t('your_hand') }, cards);
+    hand.addEventListener('keydown', moveAlong);
+    return hand;
   }
 
   destroy() {
     clearInterval(this.countdownTimer);
     if (this.trick) this.trick.destroy();
   }
+}
+
+// Arrow keys (and Home / End) move the focus along the cards one may act with.
+function moveAlong(e) {
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+  if (step === undefined && e.key !== 'Home' && e.key !== 'End') return;
+  const cards = [...e.currentTarget.querySelectorAll('.card[tabindex="0"]')];
+  if (!cards.length) return;
+  e.preventDefault();
+  const at = cards.indexOf(document.activeElement);
+  const next = e.key === 'Home' ? 0 : e.key === 'End' ? cards.length - 1
+    : at < 0 ? 0 : (at + step + cards.length) % cards.length;
+  cards[next].focus();
 }

@@ -1,0 +1,46 @@
+// One polite live region (#announcer in index.html) that tells a screen-reader player
+// what happens at the table, in the page's language: each action of the deal's log as
+// it arrives ("Петя: дама червей"), who takes a trick, and "your turn" with what to do.
+// It reads the view the server sent; it decides nothing.
+
+import { t } from './i18n.js';
+import { actionLabel } from './actions.js';
+
+const KEEP = 8;  // lines kept in the region (older ones are removed; readers have said them)
+
+export function announce(text) {
+  const box = document.getElementById('announcer');
+  if (!box || !text) return;
+  const line = document.createElement('p');
+  line.textContent = text;
+  box.append(line);
+  while (box.childElementCount > KEEP) box.firstElementChild.remove();
+}
+
+const sameTrick = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
+
+// What changed from `before` to `now` ({view, match, version} of one seat), said in
+// words.  `name(seat)` names a player; `prompt` is the table's own line of what to do.
+export function tellChanges(before, now, name, prompt) {
+  const view = now.view;
+  if (!view) return;
+  const prev = before && before.match === now.match ? before.view : null;
+  const who = (seat) => (seat === view.seat ? t('you') : name(seat));
+  const log = view.log || [];
+  const seen = prev && prev.deal === view.deal ? (prev.log || []).length : null;
+  if (seen !== null && log.length > seen) {
+    for (const [seat, a] of log.slice(seen)) {
+      const said = actionLabel(a, name, { spoken: true });
+      announce(seat === null || seat === undefined ? said : `${who(seat)}: ${said}`);
+    }
+  }
+  if (prev && view.last_trick && view.last_trick.cards && !sameTrick(prev.last_trick, view.last_trick)) {
+    const w = view.last_trick.winner;
+    announce(w === view.seat ? t('you_take') : t('takes', { name: name(w) }));
+  }
+  // my turn: when it comes, and again after each action while it stays mine (two gives)
+  const mine = (view.to_act || []).includes(view.seat);
+  if (mine && (!prev || before.version !== now.version)) {
+    announce(prompt ? `${t('your_turn')}: ${prompt}` : t('your_turn'));
+  }
+}

@@ -1,0 +1,92 @@
+"""WCAG 2.1 A/AA by axe-core (bundled by axe-playwright-python) on every page a player
+sees: home, the room form, the lobby, the table in every family and phase, the deal
+summary, the end of a match, history and replay, the player page.  Each scene is
+built once; the size (1366x768, 390x844) and the language (ru, pl, en) are switched in
+the page, so every scene is checked six times for the price of one."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import LAPTOP, PHONE
+from .helpers import open_seat, play_whole_match_over_api, registered
+from .lobby_helpers import as_player, player, room_with
+from .scenes import SCENES
+
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+               "resultTypes": ["violations"]}
+
+# One scene of each family and phase the table shows (scenes.py builds them).
+TABLE_SCENES = ["thousand-bidding", "thousand-talon-give", "thousand-give-chooser", "thousand-talon-contract",
+                "thousand-confirm-throw", "thousand-play", "thousand-summary", "king-choose", "king-play-late",
+                "king-summary", "king-match-over", "korol-tribute", "korol-play", "korol-summary",
+                "korol-match-over", "krol-pool"]
+
+
+def axe_violations(page, where: str) -> list[str]:
+    """axe-core's WCAG 2.1 A/AA violations of the page as it is, at both sizes and in
+    ru / pl / en, one line each (rule, impact, the first few elements)."""
+    from axe_playwright_python.sync_playwright import Axe
+    axe = Axe()
+    found = []
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        for lang in ("ru", "pl", "en"):
+            page.locator("#lang").select_option(lang)
+            page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+            page.wait_for_timeout(60)
+            for v in axe.run(page, options=AXE_OPTIONS).response["violations"]:
+                nodes = [" ".join(n["target"]) for n in v["nodes"]]
+                found.append(f"{where} {size} {lang}: {v['id']} ({v['impact']}) x{len(nodes)} {nodes[:4]}")
+    return found
+
+
+def test_home_room_form_and_lobby_have_no_wcag_violations(server, new_page):
+    host = player(server, "Алла")
+    page = as_player(new_page(LAPTOP), host)
+    page.goto(server + "/")
+    page.locator("[data-role=create-room]").wait_for()
+    found = axe_violations(page, "home+form")
+    room = room_with(server, host, "thousand-1001", 3)
+    page.goto(server + room["invite_path"])
+    page.locator(".lobby, .room, main").first.wait_for()
+    page.wait_for_timeout(300)
+    found += axe_violations(page, "lobby")
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("scene", TABLE_SCENES)
+def test_the_table_has_no_wcag_violations(server, new_page, scene):
+    sc = SCENES[scene]
+    if sc.variant not in registered(server):
+        pytest.skip(f"{sc.variant} is not registered")
+    code, players, seat, table = sc.bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
+        page.wait_for_timeout(300)
+        if sc.prepare:
+            sc.prepare(page)
+        found = axe_violations(page, scene)
+        page.locator("[data-role=open-scores]").click()
+        page.wait_for_timeout(100)
+        found += axe_violations(page, scene + " scores")
+    finally:
+        table.close()
+    assert not found, "\n".join(found)
+
+
+def test_history_replay_and_player_page_have_no_wcag_violations(server, new_page):
+    match_id, players = play_whole_match_over_api(server, "king-3p", 3, ["Ольга", "Jerzy", "Sam"])
+    page = new_page(LAPTOP)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.locator(".history .replay").wait_for()
+    found = axe_violations(page, "history")
+    for _ in range(5):
+        page.locator(".replay [data-role=forward]").click()
+    found += axe_violations(page, "replay")
+    me = as_player(new_page(LAPTOP), players[0])
+    me.goto(f"{server}/#/player/{players[0]['id']}")
+    me.locator(".player-page, main").first.wait_for()
+    me.wait_for_timeout(300)
+    found += axe_violations(me, "player")
+    assert not found, "\n".join(found)

@@ -1,0 +1,174 @@
+"""Keyboard and screen-reader play: the live announcer (#announcer, static/js/announce.js)
+says each card played and "your turn" in the page's language, the arrow keys move along
+the hand, Enter plays, and the focus never falls back to <body> (static/js/store.js)."""
+
+from __future__ import annotations
+
+from .conftest import LAPTOP
+from .helpers import open_seat
+from .scenes import Scene, to_act_with
+
+# Card names as said, written here from the languages themselves (not from the client).
+RANKS = {"ru": {"9": "девятка", "T": "десятка", "J": "валет", "Q": "дама", "K": "король", "A": "туз"},
+         "pl": {"9": "dziewiątka", "T": "dziesiątka", "J": "walet", "Q": "dama", "K": "król", "A": "as"}}
+SUITS = {"ru": {"S": "пик", "C": "треф", "D": "бубён", "H": "червей"},
+         "pl": {"S": "pik", "C": "trefl", "D": "karo", "H": "kier"}}
+YOUR_TURN = {"ru": "Ваш ход", "pl": "Twój ruch"}
+
+
+def said(card: str, lang: str) -> str:
+    return f"{RANKS[lang][card[0]]} {SUITS[lang][card[1]]}"
+
+
+def announced(page) -> list[str]:
+    return page.locator("#announcer p").all_inner_texts()
+
+
+def wait_announced(page, text: str) -> None:
+    page.wait_for_function("(t) => [...document.querySelectorAll('#announcer p')].some((p) => p.textContent.includes(t))",
+                           arg=text)
+
+
+def focus_is_on_the_page(page) -> bool:
+    return page.evaluate("() => document.activeElement !== null && document.activeElement !== document.body")
+
+
+def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(server, new_page):
+    # T-20: the declarer leads to the first trick; the browser's seat is the one to lead
+    scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
+    code, players, seat, table = scene.bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
+        wait_announced(page, YOUR_TURN["ru"])
+        # the hand by keyboard: Tab reaches a card, the arrows move along, Enter plays
+        playable = page.locator(".hand .card.playable")
+        assert playable.count() >= 2
+        playable.first.focus()
+        page.keyboard.press("ArrowRight")
+        card = page.evaluate("() => document.activeElement.dataset.card")
+        assert card == playable.nth(1).get_attribute("data-card")
+        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == said(card, "ru")
+        page.keyboard.press("Enter")
+        for i in range(table.seats):
+            table.read_until_view(i)
+        wait_announced(page, f"вы: {said(card, 'ru')}")
+        assert focus_is_on_the_page(page), "the focus fell back to <body> after the card was played"
+        # the next seat plays (over the websocket); its card is said with its name, now in Polish
+        page.locator("#lang").select_option("pl")
+        nxt = table.view["to_act"][0]
+        action = next(a for a in table.views[nxt]["view"]["legal"] if a.startswith("play:"))
+        table.act(nxt, action)
+        wait_announced(page, f"{players[nxt]['name']}: {said(action[5:], 'pl')}")
+        lines = announced(page)
+        assert not any("♠" in x or "♥" in x or "♦" in x or "♣" in x for x in lines), lines
+        assert focus_is_on_the_page(page)
+        assert not page.errors, page.errors
+    finally:
+        table.close()
+
+
+# -- a whole deal without a mouse ------------------------------------------------------
+
+TAB_LIMIT = 80
+
+
+def tab_until(page, predicate_js: str, arg=None) -> None:
+    """Press Tab until predicate(document.activeElement, arg) holds (the focus order, as a
+    keyboard player meets it)."""
+    for _ in range(TAB_LIMIT):
+        if page.evaluate(f"(arg) => {{ const el = document.activeElement; return !!({predicate_js}); }}", arg):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {predicate_js} ({arg})")
+
+
+def act_by_keyboard(page, action: str) -> None:
+    """Do ``action`` with the keys alone: a button is reached with Tab, a card with Tab
+    and then the arrow keys; a card with several actions opens its chooser."""
+    kind, _, rest = action.partition(":")
+    card = rest.split(">")[0] if kind in ("play", "give", "discard", "marriage", "take", "swap") else None
+    if card is None:
+        tab_until(page, "el.dataset && el.dataset.action === arg", action)
+        page.keyboard.press("Enter")
+        return
+    tab_until(page, "el.classList.contains('card') && el.classList.contains('playable')")
+    for _ in range(12):
+        if page.evaluate("() => document.activeElement.dataset.card") == card:
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.card") == card, f"the arrows never reached {card}"
+    several = len(page.evaluate("() => document.activeElement.dataset.actions").split()) > 1
+    page.keyboard.press("Enter")
+    if several:  # the chooser: its buttons, one per action on that card
+        page.locator("[data-role=chooser]").wait_for()
+        tab_until(page, "el.dataset && el.dataset.action === arg", action)
+        page.keyboard.press("Enter")
+
+
+def keyboard_choice(view: dict) -> str:
+    legal = view["legal"]
+    for prefix in ("bid:", "give:", "contract:", "play:"):
+        for a in legal:
+            if a.startswith(prefix):
+                return a
+    return next(a for a in legal if a not in ("throw", "writeoff", "strike"))
+
+
+def others_choice(view: dict) -> str:
+    legal = view["legal"]
+    if "pass" in legal and view["phase"] == "bidding":
+        return "pass"
+    return next((a for a in legal if a.startswith("play:")), legal[0])
+
+
+def test_a_whole_thousand_deal_by_keyboard_alone_T8_T14_T20(server, new_page):
+    """T-8 bidding, T-14 the talon, the gives and the contract, T-20 every trick: the
+    browser's seat does each with the keyboard, and after every action the focus is on
+    the page (not <body>)."""
+    from .helpers import WsTable, new_room
+    from .scenes import NAMES
+    code, players = new_room(server, "thousand-1001", NAMES[:3])
+    table = WsTable(server, code, [p["token"] for p in players])
+    try:
+        me = 0
+        page = open_seat(new_page, server, code, players[me], LAPTOP, lang="ru")
+        deal = table.view["deal"]
+        kinds = set()
+        for _ in range(200):
+            v = table.views[me]["view"]
+            if v["deal"] != deal or v["phase"] == "match_over":
+                break
+            seat = v["to_act"][0]
+            if seat != me:
+                table.act(seat, others_choice(table.views[seat]["view"]))
+                continue
+            version = table.views[me]["version"]
+            page.wait_for_function("(v) => window.kozyr.page && window.kozyr.page.state.version >= v", arg=version)
+            action = keyboard_choice(v)
+            kinds.add(action.split(":")[0])
+            act_by_keyboard(page, action)
+            for i in range(table.seats):
+                table.read_until_view(i)
+            page.wait_for_function("(v) => window.kozyr.page.state.version > v", arg=version)
+            assert page.evaluate("() => document.activeElement !== document.body"), f"focus on <body> after {action}"
+        assert {"bid", "give", "contract", "play"} <= kinds, kinds
+        assert table.views[me]["view"]["deal"] != deal, "the deal did not end"
+        assert not page.errors, page.errors
+    finally:
+        table.close()
+
+
+def test_a_king_contract_is_chosen_by_keyboard_K10(server, new_page):
+    from .scenes import SCENES
+    code, players, seat, table = SCENES["king-choose"].bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="pl")
+        v = table.views[seat]["view"]
+        action = next(a for a in v["legal"] if a.startswith(("trump:", "order:")))
+        act_by_keyboard(page, action)
+        for i in range(table.seats):
+            table.read_until_view(i)
+        assert table.views[seat]["view"]["log"][-1] == [seat, action] or table.views[seat]["view"]["deal"] != v["deal"]
+        assert page.evaluate("() => document.activeElement !== document.body")
+    finally:
+        table.close()
