@@ -4,7 +4,7 @@ the hand, Enter plays, and the focus never falls back to <body> (static/js/store
 
 from __future__ import annotations
 
-from .conftest import LAPTOP
+from .conftest import LAPTOP, PHONE
 from .helpers import open_seat
 from .scenes import Scene, to_act_with
 
@@ -33,7 +33,7 @@ def focus_is_on_the_page(page) -> bool:
     return page.evaluate("() => document.activeElement !== null && document.activeElement !== document.body")
 
 
-def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(server, new_page):
+def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(server, new_page, screenshots):
     # T-20: the declarer leads to the first trick; the browser's seat is the one to lead
     scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
     code, players, seat, table = scene.bring(server)
@@ -48,6 +48,14 @@ def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(s
         card = page.evaluate("() => document.activeElement.dataset.card")
         assert card == playable.nth(1).get_attribute("data-card")
         assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == said(card, "ru")
+        for size, viewport, lang in (("laptop", LAPTOP, "ru"), ("phone", PHONE, "pl"), ("phone", PHONE, "en")):
+            page.set_viewport_size(viewport)
+            page.locator("#lang").select_option(lang)
+            page.wait_for_timeout(100)
+            page.screenshot(path=str(screenshots / f"keyboard-focus-{size}-{lang}.png"))
+        page.locator("#lang").select_option("ru")
+        page.set_viewport_size(LAPTOP)
+        assert page.evaluate("() => document.activeElement.dataset.card") == card, "a language switch moved the focus"
         page.keyboard.press("Enter")
         for i in range(table.seats):
             table.read_until_view(i)
