@@ -1,9 +1,10 @@
 // One polite live region (#announcer in index.html) that tells a screen-reader player
 // what happens at the table, in the page's language: each action of the deal's log as
-// it arrives ("Петя: дама червей"), who takes a trick, and "your turn" with what to do.
+// it arrives ("Петя: дама червей"), who takes a trick, each deal's scores, and "your
+// turn" with what to do.
 // It reads the view the server sent; it decides nothing.
 
-import { t } from './i18n.js';
+import { t, getLang } from './i18n.js';
 import { actionLabel } from './actions.js';
 
 const KEEP = 8;  // lines kept in the region (older ones are removed; readers have said them)
@@ -37,6 +38,12 @@ export function tellChanges(before, now, name, prompt) {
   if (prev && view.last_trick && view.last_trick.cards && !sameTrick(prev.last_trick, view.last_trick)) {
     const w = view.last_trick.winner;
     announce(w === view.seat ? t('you_take') : t('takes', { name: name(w) }));
+  }
+  // a deal scored: "Сдача 3: Аня +120, Боря −60" (the engine's last_deal, nothing worked out here)
+  const ld = view.last_deal;
+  if (prev && ld && Array.isArray(ld.scores) && (!prev.last_deal || prev.last_deal.deal !== ld.deal)) {
+    const fmt = new Intl.NumberFormat(getLang(), { signDisplay: 'exceptZero' });
+    announce(`${t('deal_n', { n: ld.deal })}: ${ld.scores.map((x, s) => `${who(s)} ${fmt.format(x)}`).join(', ')}`);
   }
   // my turn: when it comes, and again after each action while it stays mine (two gives)
   const mine = (view.to_act || []).includes(view.seat);

@@ -5,8 +5,9 @@
 // held with "<name> takes" and then swept to the winner.
 
 import { h } from './dom.js';
-import { t, titleName } from './i18n.js';
-import { cardEl, backEl } from './cards.js';
+import { t, titleName, cardName } from './i18n.js';
+import { cardEl, backEl, SUIT_ORDER } from './cards.js';
+import { announce } from './announce.js';
 import { groupLegal, actionLabel } from './actions.js';
 import { Region } from './store.js';
 import { play as playSound } from './sounds.js';
@@ -165,6 +166,27 @@ export class Table {
     this.n = 0;
     this.el = h('div', { class: 'felt' });
     this.countdownTimer = setInterval(() => this.tickCountdown(), 250);
+    this.onKey = (e) => this.tableKey(e);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  // Keys at the table (listed in its help): H the hand, C the controls, P pass when
+  // pass is on offer, S the table said in words.  Never while typing in a field.
+  tableKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.el.isConnected || !this.view) return;
+    if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable]')) return;
+    const key = { KeyH: 'h', KeyC: 'c', KeyP: 'p', KeyS: 's' }[e.code];  // the key's place: any layout (ru: з for P)
+    if (!key) return;
+    const first = (sel) => this.el.querySelector(sel);
+    let target = null;
+    if (key === 'h') target = first('.hand .card[tabindex="0"]') || first('.hand');
+    else if (key === 'c') target = first('.controls button:not([disabled]), .controls select');
+    else if (key === 'p') target = first('.controls [data-action="pass"]:not([disabled])');
+    else if (key === 's') { announce(describeTable(this.view, (seat) => this.ctx.name(seat))); e.preventDefault(); return; }
+    if (!target) return;
+    e.preventDefault();
+    if (key === 'p') target.click();
+    else target.focus();
   }
 
   geometry() {
@@ -316,6 +338,7 @@ export class Table {
     if (typeof text !== 'string' || text === view.phase) return null;
     return h('div', { class: 'help', 'data-role': 'help-text' },
       h('p', { text }),
+      h('p', { class: 'keys', 'data-role': 'help-keys', text: t('keys_help') }),
       h('button', { type: 'button', class: 'btn small ghost', onclick: () => this.ctx.toggleHelp(), text: t('close') }));
   }
 
@@ -545,13 +568,14 @@ export class Table {
       return el;
     });
     const hand = h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1) },
-      role: 'group', 'aria-label': t('your_hand') }, cards);
+      role: 'group', 'aria-label': t('your_hand'), tabindex: '-1' }, cards);
     hand.addEventListener('keydown', moveAlong);
     return hand;
   }
 
   destroy() {
     clearInterval(this.countdownTimer);
+    document.removeEventListener('keydown', this.onKey);
     if (this.trick) this.trick.destroy();
   }
 }
@@ -567,4 +591,21 @@ function moveAlong(e) {
   const next = e.key === 'Home' ? 0 : e.key === 'End' ? cards.length - 1
     : at < 0 ? 0 : (at + step + cards.length) % cards.length;
   cards[next].focus();
+}
+
+// The table in words, for the S key: my hand by suit, the trick on the table, the totals.
+function describeTable(view, name) {
+  const parts = [];
+  const hand = view.hand || [];
+  if (hand.length) {
+    const bySuit = SUIT_ORDER.map((suit) => hand.filter((c) => c[1] === suit))
+      .filter((cards) => cards.length)
+      .map((cards) => `${t('suits.' + cards[0][1])}: ${cards.map((c) => t('card_ranks.' + c[0])).join(', ')}`);
+    parts.push(`${t('your_hand')}: ${bySuit.join('; ')}`);
+  }
+  const trick = view.trick || [];
+  parts.push(trick.length ? `${t('trick')}: ${trick.map(([seat, c]) => `${name(seat)} ${cardName(c)}`).join(', ')}`
+    : t('trick_empty'));
+  if (Array.isArray(view.totals)) parts.push(`${t('total')}: ${view.totals.map((x, s) => `${name(s)} ${x}`).join(', ')}`);
+  return parts.join('. ');
 }

@@ -6,9 +6,13 @@ stop(views) that names the seat whose browser shows the state."""
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .helpers import WsTable, long_name, new_room
+import pytest
+
+from .conftest import LAPTOP
+from .helpers import WsTable, long_name, new_room, open_seat, registered
 
 NAMES = [long_name("Анна-Мария"), long_name("Zofia Łęcka"), long_name("Bartholomew"), long_name("Ёжик")]
 
@@ -50,6 +54,23 @@ class Scene:
         seat = table.run(self.stop, random.Random(seed), choose=playing_out)
         assert seat is not None, "the match ended before the scene"
         return code, players, seat, table
+
+    @contextmanager
+    def shown(self, server, new_page, lang: str = "ru"):
+        """The scene in the browser of the seat it names, at laptop size, prepared (its
+        clicks made); yields (page, code, players, table); the table closes afterwards.
+        Skips when the variant is not registered."""
+        if self.variant not in registered(server):
+            pytest.skip(f"{self.variant} is not registered")
+        code, players, seat, table = self.bring(server)
+        try:
+            page = open_seat(new_page, server, code, players[seat], LAPTOP, lang=lang)
+            page.wait_for_timeout(300)
+            if self.prepare:
+                self.prepare(page)
+            yield page, code, players, table
+        finally:
+            table.close()
 
 
 def match_over(views):

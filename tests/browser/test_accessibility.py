@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import LAPTOP, PHONE
-from .helpers import open_seat, play_whole_match_over_api, registered
+from .helpers import play_whole_match_over_api
 from .lobby_helpers import as_player, player, room_with
 from .scenes import SCENES
 
@@ -57,21 +57,11 @@ def test_home_room_form_and_lobby_have_no_wcag_violations(server, new_page):
 
 @pytest.mark.parametrize("scene", TABLE_SCENES)
 def test_the_table_has_no_wcag_violations(server, new_page, scene):
-    sc = SCENES[scene]
-    if sc.variant not in registered(server):
-        pytest.skip(f"{sc.variant} is not registered")
-    code, players, seat, table = sc.bring(server)
-    try:
-        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
-        page.wait_for_timeout(300)
-        if sc.prepare:
-            sc.prepare(page)
+    with SCENES[scene].shown(server, new_page) as (page, _, _, _):
         found = axe_violations(page, scene)
         page.locator("[data-role=open-scores]").click()
         page.wait_for_timeout(100)
         found += axe_violations(page, scene + " scores")
-    finally:
-        table.close()
     assert not found, "\n".join(found)
 
 

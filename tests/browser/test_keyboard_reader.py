@@ -5,8 +5,8 @@ the hand, Enter plays, and the focus never falls back to <body> (static/js/store
 from __future__ import annotations
 
 from .conftest import LAPTOP, PHONE
-from .helpers import open_seat
-from .scenes import Scene, to_act_with
+from .helpers import WsTable, new_room, open_seat
+from .scenes import NAMES, SCENES, Scene, to_act_with
 
 # Card names as said, written here from the languages themselves (not from the client).
 RANKS = {"ru": {"9": "девятка", "T": "десятка", "J": "валет", "Q": "дама", "K": "король", "A": "туз"},
@@ -133,8 +133,6 @@ def test_a_whole_thousand_deal_by_keyboard_alone_T8_T14_T20(server, new_page):
     """T-8 bidding, T-14 the talon, the gives and the contract, T-20 every trick: the
     browser's seat does each with the keyboard, and after every action the focus is on
     the page (not <body>)."""
-    from .helpers import WsTable, new_room
-    from .scenes import NAMES
     code, players = new_room(server, "thousand-1001", NAMES[:3])
     table = WsTable(server, code, [p["token"] for p in players])
     try:
@@ -167,7 +165,6 @@ def test_a_whole_thousand_deal_by_keyboard_alone_T8_T14_T20(server, new_page):
 
 
 def test_a_king_contract_is_chosen_by_keyboard_K10(server, new_page):
-    from .scenes import SCENES
     code, players, seat, table = SCENES["king-choose"].bring(server)
     try:
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="pl")
@@ -177,6 +174,31 @@ def test_a_king_contract_is_chosen_by_keyboard_K10(server, new_page):
         for i in range(table.seats):
             table.read_until_view(i)
         assert table.views[seat]["view"]["log"][-1] == [seat, action] or table.views[seat]["view"]["deal"] != v["deal"]
+        assert page.evaluate("() => document.activeElement !== document.body")
+    finally:
+        table.close()
+
+
+def test_table_keys_read_the_table_focus_the_hand_and_pass(server, new_page):
+    """S says my hand by suit and the totals in words, H puts the focus on the hand, P
+    passes when a pass is on offer (the client sends what view.legal lists)."""
+    scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "bidding" and "pass" in v["legal"]))
+    code, players, seat, table = scene.bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
+        wait_announced(page, YOUR_TURN["ru"])
+        page.keyboard.press("s")
+        wait_announced(page, "Ваши карты: ")
+        line = announced(page)[-1]
+        hand = table.views[seat]["view"]["hand"]
+        assert all(RANKS["ru"][c[0]] in line for c in hand), (line, hand)
+        assert "Итого: " in line
+        page.keyboard.press("h")
+        assert page.evaluate("() => !!document.activeElement.closest('.hand')")
+        page.keyboard.press("p")
+        for i in range(table.seats):
+            table.read_until_view(i)
+        assert [seat, "pass"] in table.views[seat]["view"]["log"]
         assert page.evaluate("() => document.activeElement !== document.body")
     finally:
         table.close()

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from .conftest import LAPTOP, PHONE
-from .helpers import call, open_seat, registered
+from .helpers import call, open_seat
 from .scenes import SCENES
 
 pytestmark = pytest.mark.skipif(not os.environ.get("KOZYR_SCREENSHOTS"), reason="make screenshots")
@@ -16,15 +16,7 @@ pytestmark = pytest.mark.skipif(not os.environ.get("KOZYR_SCREENSHOTS"), reason=
 
 @pytest.mark.parametrize("scene", sorted(SCENES))
 def test_screenshot(server, new_page, screenshots, scene):
-    sc = SCENES[scene]
-    if sc.variant not in registered(server):
-        pytest.skip(f"{sc.variant} is not registered")
-    code, players, seat, table = sc.bring(server)
-    try:
-        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
-        page.wait_for_timeout(300)
-        if sc.prepare:
-            sc.prepare(page)
+    with SCENES[scene].shown(server, new_page) as (page, code, _, _):
         for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
             page.set_viewport_size(viewport)
             for lang in ("ru", "pl", "en"):
@@ -45,5 +37,3 @@ def test_screenshot(server, new_page, screenshots, scene):
             spectator.screenshot(path=str(screenshots / f"table-{scene}-phone-spectator.png"))
             assert not spectator.errors, spectator.errors
         assert not page.errors, page.errors
-    finally:
-        table.close()
