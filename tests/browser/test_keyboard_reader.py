@@ -43,10 +43,17 @@ def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(s
         # the hand by keyboard: Tab reaches a card, the arrows move along, Enter plays
         playable = page.locator(".hand .card.playable")
         assert playable.count() >= 2
+        # a card with one action (a marriage's K or Q has two and would open its chooser)
+        counts = playable.evaluate_all("(els) => els.map((e) => e.dataset.actions.split(' ').length)")
+        target = next(i for i in [*range(1, len(counts)), 0] if counts[i] == 1)
         playable.first.focus()
         page.keyboard.press("ArrowRight")
+        assert page.evaluate("() => document.activeElement.dataset.card") == playable.nth(1).get_attribute("data-card")
+        page.keyboard.press("Home")
+        for _ in range(target):
+            page.keyboard.press("ArrowRight")
         card = page.evaluate("() => document.activeElement.dataset.card")
-        assert card == playable.nth(1).get_attribute("data-card")
+        assert card == playable.nth(target).get_attribute("data-card")
         assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == said(card, "ru")
         for size, viewport, lang in (("laptop", LAPTOP, "ru"), ("phone", PHONE, "pl"), ("phone", PHONE, "en")):
             page.set_viewport_size(viewport)
@@ -123,9 +130,16 @@ def keyboard_choice(view: dict) -> str:
 
 
 def others_choice(view: dict) -> str:
+    """The other seats open the bidding if nobody has (so the keyboard seat always has
+    a bid to answer, T-12 aside), then pass; in play, their first legal card."""
     legal = view["legal"]
-    if "pass" in legal and view["phase"] == "bidding":
-        return "pass"
+    if view["phase"] == "bidding":
+        opened = any(a.startswith("bid:") for _, a in view.get("log") or [])
+        bids = [a for a in legal if a.startswith("bid:")]
+        if bids and not opened:
+            return bids[0]
+        if "pass" in legal:
+            return "pass"
     return next((a for a in legal if a.startswith("play:")), legal[0])
 
 
