@@ -81,3 +81,10 @@ export function groupLegal(legal) {
   for (const list of numeric.values()) list.sort((x, y) => x.n - y.n);
   return { byCard, numeric, buttons };
 }
+
+// Did a trick end between two views of one seat (a new last_trick)?  The table holds it,
+// the announcer names who took it.
+export function trickJustTaken(prev, view) {
+  return !!(prev && view.last_trick && view.last_trick.cards
+    && JSON.stringify(prev.last_trick || null) !== JSON.stringify(view.last_trick));
+}

@@ -5,7 +5,7 @@
 // It reads the view the server sent; it decides nothing.
 
 import { t, getLang } from './i18n.js';
-import { actionLabel } from './actions.js';
+import { actionLabel, trickJustTaken } from './actions.js';
 
 const KEEP = 8;  // lines kept in the region (older ones are removed; readers have said them)
 
@@ -17,8 +17,6 @@ export function announce(text) {
   box.append(line);
   while (box.childElementCount > KEEP) box.firstElementChild.remove();
 }
-
-const sameTrick = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
 
 // What changed from `before` to `now` ({view, match, version} of one seat), said in
 // words.  `name(seat)` names a player; `prompt` is the table's own line of what to do.
@@ -35,7 +33,7 @@ export function tellChanges(before, now, name, prompt) {
       announce(seat === null || seat === undefined ? said : `${who(seat)}: ${said}`);
     }
   }
-  if (prev && view.last_trick && view.last_trick.cards && !sameTrick(prev.last_trick, view.last_trick)) {
+  if (trickJustTaken(prev, view)) {
     const w = view.last_trick.winner;
     announce(w === view.seat ? t('you_take') : t('takes', { name: name(w) }));
   }

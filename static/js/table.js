@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { t, titleName, cardName } from './i18n.js';
 import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
-import { groupLegal, actionLabel } from './actions.js';
+import { groupLegal, actionLabel, trickJustTaken } from './actions.js';
 import { Region } from './store.js';
 import { play as playSound } from './sounds.js';
 
@@ -41,7 +41,6 @@ const isSeat = (x) => x !== null && x !== undefined;
 // The phase's rule help: the family may name its own key (the modern Тысяча's phases).
 const helpKey = (view, fam) => (fam.helpKey && fam.helpKey(view)) || `rules.${fam.name}.${view.phase}`;
 const mineToAct = (view) => !!view && isSeat(view.seat) && (view.to_act || []).includes(view.seat);
-const sameTrick = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
 
 // --- the trick ------------------------------------------------------------------------
 
@@ -99,7 +98,7 @@ class TrickView {
   }
 
   update(view, prev, showLast) {
-    const completed = prev && view.last_trick && view.last_trick.cards && !sameTrick(prev.last_trick, view.last_trick);
+    const completed = trickJustTaken(prev, view);
     const trick = view.trick || [];
     if (completed && !trick.length && !showLast) {
       // A trick just finished: hold it with "<name> takes", then sweep it to the winner.
