@@ -1,4 +1,10 @@
 // Tiny DOM helpers. Every piece of data goes in as text (textContent), never as HTML.
+//
+// Event handlers given to h() (onclick: fn ...) or on() are kept per element, behind one
+// listener per event type, so the patch step (patch.js) can hand a rebuilt element's
+// handlers to the live element it keeps.  A handler therefore must not hold on to other
+// elements of the same build (they are thrown away when the live ones are kept): it finds
+// them through its event (e.currentTarget, .closest(), form.elements).
 
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -8,7 +14,7 @@ export function h(tag, attrs, ...children) {
       if (key === 'class') el.className = value;
       else if (key === 'text') el.textContent = value;
       else if (key === 'style') setStyle(el, value);
-      else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+      else if (key.startsWith('on') && typeof value === 'function') on(el, key.slice(2), value);
       else if (key === 'dataset') Object.assign(el.dataset, value);
       else if (value === true) el.setAttribute(key, '');
       else el.setAttribute(key, String(value));
@@ -16,6 +22,30 @@ export function h(tag, attrs, ...children) {
   }
   append(el, children);
   return el;
+}
+
+const handlers = new WeakMap();  // element -> { event type: handler }
+
+function dispatch(e) {
+  const fn = (handlers.get(e.currentTarget) || {})[e.type];
+  if (fn) fn.call(e.currentTarget, e);
+}
+
+// el's handler for one event type (one per type; a second call replaces the first).
+export function on(el, type, fn) {
+  let table = handlers.get(el);
+  if (!table) handlers.set(el, table = {});
+  table[type] = fn;
+  el.addEventListener(type, dispatch);
+  return el;
+}
+
+// The live element `kept` takes the handlers of its rebuilt twin `built` (patch.js).
+export function adoptHandlers(kept, built) {
+  const table = handlers.get(built);
+  if (!table && !handlers.has(kept)) return;
+  handlers.set(kept, table || {});
+  for (const type of Object.keys(table || {})) kept.addEventListener(type, dispatch);
 }
 
 // Styles go through the CSSOM (the Content-Security-Policy refuses style attributes):

@@ -3,7 +3,7 @@
 // the table opens during a match (openInvitePanel).
 
 import { holdFocus } from './dialog.js';
-import { h, clear } from './dom.js';
+import { h, clear, on } from './dom.js';
 import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
@@ -387,40 +387,46 @@ function copyFallback(field, url) {
 // The invite link with Share (Web Share API where present, else copy) and its QR code.
 export function inviteEl(room, { qr = true } = {}) {
   const url = inviteUrl(room);
-  const status = h('p', { class: 'copy-status small', 'data-role': 'copy-status', 'aria-live': 'polite' });
-  const field = h('textarea', { class: 'copy-field', 'data-role': 'invite-copy-field', readonly: true, rows: 2, hidden: true,
-    'aria-label': t('invite') });
-  const copy = async () => {
+  // The handlers find the link's parts from the button pressed (dom.js: a patch may keep older elements).
+  const parts = (e) => {
+    const box = e.currentTarget.closest('[data-role="invite"]');
+    const part = (role) => box.querySelector(`[data-role="${role}"]`);
+    return { status: part('copy-status'), field: part('invite-copy-field'), link: part('invite-link') };
+  };
+  const copy = async (e) => {
+    const { status, field, link } = parts(e);
     let ok = false;
     if (navigator.clipboard && window.isSecureContext) {
       try { await navigator.clipboard.writeText(url); ok = true; } catch { ok = false; }
     }
     if (!ok) {
       ok = copyFallback(field, url);
-      linkEl.hidden = true;  // the selected field shows the link now
+      link.hidden = true;  // the selected field shows the link now
     }
     status.textContent = ok ? t('invite_ui.copied') : t('invite_ui.copy_hint');
     status.dataset.copied = String(ok);
   };
-  const share = async () => {
+  const share = async (e) => {
     const game = gameName(room.variant, room.variant_name);
     try {
       await navigator.share({ title: `Kozyr — ${game}`, text: t('invite_ui.share_text', { game }), url });
-    } catch (e) {
-      if (!e || e.name !== 'AbortError') await copy();
+    } catch (err) {
+      if (!err || err.name !== 'AbortError') await copy(e);
     }
   };
   const canShare = typeof navigator.share === 'function';
   const buttons = h('div', { class: 'invite-buttons' },
     canShare ? h('button', { type: 'button', class: 'btn primary', 'data-role': 'share-invite', onclick: share }, t('invite_ui.share')) : null,
     h('button', { type: 'button', class: `btn${canShare ? '' : ' primary'}`, 'data-role': 'copy-invite', onclick: copy }, t('invite_ui.copy')));
-  const linkEl = h('code', { class: 'invite-link', 'data-role': 'invite-link', text: url });
   const qrImg = qr ? h('img', { class: 'qr', 'data-role': 'invite-qr', src: api.qrPath(room.code),
     alt: t('invite_ui.qr_alt'), width: 136, height: 136, loading: 'lazy' }) : null;
   return h('div', { class: 'invite', 'data-role': 'invite' },
     h('div', { class: 'invite-main' },
       h('span', { class: 'invite-label', text: t('invite') }),
-      linkEl, field, buttons, status),
+      h('code', { class: 'invite-link', 'data-role': 'invite-link', text: url }),
+      h('textarea', { class: 'copy-field', 'data-role': 'invite-copy-field', readonly: true, rows: 2, hidden: true, 'aria-label': t('invite') }),
+      buttons,
+      h('p', { class: 'copy-status small', 'data-role': 'copy-status', 'aria-live': 'polite' })),
     qrImg ? h('figure', { class: 'qr-box' }, qrImg, h('figcaption', { class: 'muted small', text: t('invite_ui.scan') })) : null);
 }
 
@@ -492,26 +498,24 @@ function botControls(s, ctx) {
   if (s.player !== null) return null;
   const chosen = ctx.draft.levels[s.seat] || 'basic';
   const level = h('select', { class: 'bot-level', 'data-role': 'bot-level', 'data-seat': s.seat, 'aria-label': t('bot_level'),
-    onchange: () => { ctx.draft.levels[s.seat] = level.value; } },
+    onchange: (e) => { ctx.draft.levels[s.seat] = e.currentTarget.value; } },
   BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === chosen, text: t('bot_levels.' + lv) })));
   return h('span', { class: 'add-bot' }, level,
     h('button', { type: 'button', class: 'btn small', 'data-role': 'add-bot', 'data-seat': s.seat,
-      onclick: () => ctx.addBot(s.seat, level.value) }, t('add_bot')));
+      onclick: (e) => ctx.addBot(s.seat, e.currentTarget.parentElement.querySelector('select').value) }, t('add_bot')));
 }
 
 function takeoverForm(room, ctx) {
   const current = String(room.takeover_seconds || 0);
-  const input = takeoverInput(ctx.draft.takeover ?? current);
-  input.addEventListener('input', () => { ctx.draft.takeover = input.value; });
-  const form = h('form', { class: 'takeover-form', 'data-role': 'takeover-form' },
-    h('label', null, t('takeover_short'), ' ', input),
-    h('button', { type: 'submit', class: 'btn small', text: t('set') }));
-  form.addEventListener('submit', (e) => {
+  const input = on(takeoverInput(ctx.draft.takeover ?? current), 'input', (e) => { ctx.draft.takeover = e.currentTarget.value; });
+  return h('form', { class: 'takeover-form', 'data-role': 'takeover-form', onsubmit: (e) => {
     e.preventDefault();
+    const value = e.currentTarget.elements.takeover_seconds.value;
     ctx.draft.takeover = undefined;
-    ctx.setTakeover(input.value.trim() === '' ? 0 : Number(input.value));
-  });
-  return form;
+    ctx.setTakeover(value.trim() === '' ? 0 : Number(value));
+  } },
+  h('label', null, t('takeover_short'), ' ', input),
+  h('button', { type: 'submit', class: 'btn small', text: t('set') }));
 }
 
 let variantList = null;  // GET /api/variants, once: the defaults the room's rules are compared with
@@ -541,13 +545,11 @@ function roomOptionsEl(room) {
 // A link to a match's history that opens it as a panel over the room (the live
 // connection stays); a click with a modifier still opens the page in a new tab.
 export function historyLink(matchId, text, cls) {
-  const a = h('a', { href: `#/match/${matchId}`, class: cls, text, 'data-role': 'history-link' });
-  a.addEventListener('click', (e) => {
+  return h('a', { href: `#/match/${matchId}`, class: cls, text, 'data-role': 'history-link', onclick: (e) => {
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
     openHistoryPanel(matchId);
-  });
-  return a;
+  } });
 }
 
 // The room's seats and invitation (shown while waiting, and above a finished match).

@@ -37,7 +37,11 @@ export class Store {
   }
 }
 
-// A part of the page that is rebuilt only when its key (the inputs it shows) changes.
+import { patchChildren } from './patch.js';
+
+// A part of the page that is built anew only when its key (the inputs it shows) changes;
+// the new build is patched into the live elements (patch.js), so what stayed the same
+// stays the same element.
 export class Region {
   constructor(el) {
     this.el = el;
@@ -49,16 +53,17 @@ export class Region {
     this.key = key;
     const active = document.activeElement;
     const had = active && active !== document.body && this.el.contains(active) ? focusKey(active) : undefined;
-    const content = build();
-    this.el.replaceChildren(...[content].flat(Infinity).filter((x) => x !== null && x !== undefined && x !== false));
-    if (had !== undefined) refocus(this.el, had);
+    patchChildren(this.el, build());
+    const now = document.activeElement;
+    if (had !== undefined && !(now && this.el.contains(now) && !now.disabled)) refocus(this.el, had);
     return true;
   }
 }
 
-// Focus survives a rebuild: the new twin of the element that had it (the same card,
-// action, role or name), else the region's first control, else the region itself, so
-// a keyboard player never falls back to the top of the page.
+// Focus survives a change: the element that had it where the patch kept it, else the
+// new twin of the element that had it (the same card, action, role or name), else the
+// region's first control, else the region itself, so a keyboard player never falls back
+// to the top of the page.
 export const FOCUSABLE = 'button:not([disabled]), [tabindex="0"], select:not([disabled]), input:not([disabled]), textarea, a[href]';
 
 function focusKey(el) {

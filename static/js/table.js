@@ -4,7 +4,7 @@
 // (Region keys), and the trick has its own small state: cards arrive, a finished trick is
 // held with "<name> takes" and then swept to the winner.
 
-import { h } from './dom.js';
+import { h, on } from './dom.js';
 import { t, titleName, cardName } from './i18n.js';
 import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
@@ -466,12 +466,14 @@ export class Table {
       const chosen = this.numChoice && rest.some((p) => p.raw === this.numChoice) ? this.numChoice : rest[0].raw;
       const select = h('select', { class: 'num-select', 'aria-label': t(kind) },
         rest.map((p) => h('option', { value: p.raw, selected: p.raw === chosen, text: String(p.n) })));
-      const go = h('button', { class: 'btn call', type: 'button', 'data-action': chosen, disabled: state.busy,
-        onclick: () => this.ctx.request(go.dataset.action) }, suitedText(actionLabel(chosen)));
-      select.addEventListener('change', () => {
-        this.numChoice = select.value;
-        go.dataset.action = select.value;
-        go.replaceChildren(...suitedText(actionLabel(select.value)));
+      const go = h('button', { class: 'btn call', type: 'button', 'data-action': chosen, 'data-role': 'num-go', disabled: state.busy,
+        onclick: (e) => this.ctx.request(e.currentTarget.dataset.action) }, suitedText(actionLabel(chosen)));
+      on(select, 'change', (e) => {
+        const value = e.currentTarget.value;
+        const button = e.currentTarget.parentElement.querySelector('[data-role="num-go"]');
+        this.numChoice = value;
+        button.dataset.action = value;
+        button.replaceChildren(...suitedText(actionLabel(value)));
       });
       wrap.append(h('span', { class: 'more' }, select, go));
     }
@@ -546,12 +548,12 @@ export class Table {
     el.tabIndex = 0;
     el.setAttribute('role', 'button');
     el.title = list.map((p) => actionLabel(p, this.ctx.name)).join(' / ');
-    el.addEventListener('click', () => {
+    on(el, 'click', () => {
       if (state.busy) return;
       if (list.length === 1) this.ctx.request(list[0].raw);  // one action: do it; several: ask
       else this.ctx.choose(card);
     });
-    el.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); el.click(); } });
+    on(el, 'keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.currentTarget.click(); } });
     if (state.chooser === card) el.classList.add('chosen');
     return el;
   }
@@ -568,7 +570,7 @@ export class Table {
     });
     const hand = h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1) },
       role: 'group', 'aria-label': t('your_hand'), tabindex: '-1' }, cards);
-    hand.addEventListener('keydown', moveAlong);
+    on(hand, 'keydown', moveAlong);
     return hand;
   }
 
