@@ -1,7 +1,7 @@
 // One polite live region (#announcer in index.html) that tells a screen-reader player
 // what happens at the table, in the page's language: each action of the deal's log as
-// it arrives ("Петя: дама червей"), who takes a trick, each deal's scores, and "your
-// turn" with what to do.
+// it arrives ("Петя: дама червей"), who takes a trick, each deal's scores, "your turn"
+// with what to do, the turn clock, a bot taking a seat, a player gone or back, and chat.
 // It reads the view the server sent; it decides nothing.
 
 import { t, getLang } from './i18n.js';
@@ -48,4 +48,28 @@ export function tellChanges(before, now, name, prompt) {
   if (mine && (!prev || before.version !== now.version)) {
     announce(prompt ? `${t('your_turn')}: ${prompt}` : t('your_turn'));
   }
+}
+
+// The room's presence changed: a bot took a seat, a player lost the connection or came back.
+export function tellPresence(before, now, name, mySeat) {
+  if (!before || !now) return;
+  const was = new Map((before.seats || []).map((x) => [x.seat, x]));
+  for (const s of now.seats || []) {
+    const p = was.get(s.seat);
+    if (!p || p.player !== s.player || s.is_bot || p.is_bot) continue;
+    const mine = s.seat === mySeat;
+    if (s.takeover && !p.takeover) announce(mine ? t('bot_plays_you') : t('bot_plays_for', { name: name(s.seat) }));
+    else if (!mine && p.connected && !s.connected) announce(t('lost_conn', { name: name(s.seat) }));
+    else if (!mine && !p.connected && s.connected) announce(t('is_back', { name: name(s.seat) }));
+  }
+}
+
+// The turn clock started for my seat: how long before a bot plays for me.
+export function tellTimer(timer, mySeat) {
+  if (timer && timer.seat === mySeat && timer.seconds > 0) announce(t('timer_yours', { s: Math.ceil(timer.seconds) }));
+}
+
+// A chat line from someone else (mine I have just typed).
+export function tellChat(msg, myId) {
+  if (msg.player !== myId) announce(t('chat_said', { name: msg.name, text: msg.text }));
 }

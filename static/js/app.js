@@ -15,7 +15,7 @@ import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
-import { tellChanges } from './announce.js';
+import { tellChanges, tellPresence, tellTimer, tellChat } from './announce.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -141,7 +141,11 @@ class RoomPage {
         this.store.update({ room: msg.room, presence: null, ...(msg.room.status === 'abandoned' ? { endConfirm: false } : {}) });
         if (this.invite) this.invite.update(msg.room);
         break;
-      case 'presence': this.store.update({ presence: msg }); break;
+      case 'presence':
+        this.store.update({ presence: msg });
+        tellPresence(this.heard, msg, (s) => this.name(s), this.mySeat());
+        this.heard = msg;  // the last presence said (a room message clears the store's, not this)
+        break;
       case 'view': this.onView(msg); break;
       case 'ack':
         if (this.socket.version !== null && this.socket.version >= msg.version) this.store.update({ busy: false });
@@ -149,13 +153,17 @@ class RoomPage {
       case 'timer':
         this.store.update({ timer: msg.seat === null || msg.seat === undefined ? null
           : { seat: msg.seat, deadline: Date.now() + msg.seconds * 1000, total: msg.total } });
+        tellTimer(msg, this.mySeat());
         break;
       case 'takeback': this.store.update({ takeback: msg }); break;
       case 'takeback_done':
         this.store.update({ takeback: null });
         toast(t(`takeback_${msg.result}`));
         break;
-      case 'chat': this.chat.add(msg); break;
+      case 'chat':
+        this.chat.add(msg);
+        tellChat(msg, me() && me().id);
+        break;
       case 'error': if (!msg.client_id) toast(errorText(msg)); break;
       case 'pong': break;
       default: console.warn('kozyr: unknown message type', msg.type, msg);  // eslint-disable-line no-console
@@ -190,6 +198,15 @@ class RoomPage {
     const prompt = document.querySelector('.felt [data-role=prompt]');
     tellChanges(before, { view, match: msg.match, version: msg.version }, (s) => this.name(s),
       prompt ? prompt.textContent : '');
+  }
+
+  // My seat in this room (the view's, else the room's seat list), or null for a spectator.
+  mySeat() {
+    const view = this.state.view;
+    if (view && view.seat !== null && view.seat !== undefined) return view.seat;
+    const who = me();
+    const s = who && this.state.room ? this.state.room.seats.find((x) => x.player === who.id) : null;
+    return s ? s.seat : null;
   }
 
   name(seat) {

@@ -9,7 +9,7 @@ export class ChatBox {
     this.onUnread = onUnread;
     this.unread = 0;
     this.onScreen = true;
-    this.list = h('ol', { class: 'chat-list', 'aria-live': 'polite' });
+    this.list = h('ol', { class: 'chat-list' });  // read out by the table's announcer (announce.js), even while out of sight
     this.seen = new Set();
     this.input = h('input', { type: 'text', name: 'chat', maxlength: 500, autocomplete: 'off' });
     this.sendBtn = h('button', { type: 'submit', class: 'btn' });

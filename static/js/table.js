@@ -568,7 +568,10 @@ export class Table {
       if (mine && anyCardAction) el.setAttribute('aria-disabled', 'true');
       return el;
     });
-    const hand = h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1) },
+    // a phone lays a long hand (Król's 18 before the trim) in two rows, so each card shows a strip one can touch
+    const row = cards.length > LONG_HAND ? Math.ceil(cards.length / 2) : cards.length;
+    if (row < cards.length) cards[row].dataset.rowStart = 'true';
+    const hand = h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1), '--row': Math.max(row, 1) },
       role: 'group', 'aria-label': t('your_hand'), tabindex: '-1' }, cards);
     on(hand, 'keydown', moveAlong);
     return hand;
@@ -580,6 +583,8 @@ export class Table {
     if (this.trick) this.trick.destroy();
   }
 }
+
+const LONG_HAND = 13;  // more cards than this lie in two rows on the phone (css: .hand on a narrow screen)
 
 // Arrow keys (and Home / End) move the focus along the cards one may act with.
 function moveAlong(e) {

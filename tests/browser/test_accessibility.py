@@ -38,7 +38,35 @@ def axe_violations(page, where: str) -> list[str]:
             for v in axe.run(page, options=AXE_OPTIONS).response["violations"]:
                 nodes = [" ".join(n["target"]) for n in v["nodes"]]
                 found.append(f"{where} {size} {lang}: {v['id']} ({v['impact']}) x{len(nodes)} {nodes[:4]}")
+            found += [f"{where} {size} {lang}: {x}" for x in small_targets(page, 44 if viewport == PHONE else 24)]
     return found
+
+
+def small_targets(page, least: int) -> list[str]:
+    """Touch targets under the size asked for: buttons, header tools and selects under
+    `least` px high on the phone (44) or 24 px elsewhere, and the part of each card one can act
+    with that shows in an overlapping hand under 24 px wide (WCAG 2.2, 2.5.8)."""
+    return page.evaluate("""(least) => {
+        const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0
+          && getComputedStyle(el).visibility !== 'hidden'; };
+        const out = [];
+        for (const el of document.querySelectorAll('button, select, .tool, [role=button]:not(.card)')) {
+          if (!shown(el) || el.closest('.sr-only, .replay-log')) continue;
+          const r = el.getBoundingClientRect();
+          if (r.height < least - 0.5) out.push(`${el.tagName}.${el.className} "${el.textContent.trim().slice(0, 20)}" ${Math.round(r.height)} px high`);
+        }
+        for (const hand of document.querySelectorAll('.hand')) {
+          const cards = [...hand.querySelectorAll('.card')].filter(shown);
+          cards.forEach((c, i) => {
+            if (c.getAttribute('tabindex') !== '0') return;
+            const r = c.getBoundingClientRect();
+            const next = cards[i + 1] && cards[i + 1].getBoundingClientRect();
+            const strip = next && Math.abs(next.top - r.top) < 1 ? next.left - r.left : r.width;
+            if (strip < 23.5) out.push(`card ${c.dataset.card}: a strip of ${strip.toFixed(1)} px`);
+          });
+        }
+        return out;
+    }""", least)
 
 
 def test_home_room_form_and_lobby_have_no_wcag_violations(server, new_page):

@@ -4,6 +4,8 @@ the hand, Enter plays, and the focus never falls back to <body> (static/js/store
 
 from __future__ import annotations
 
+import json
+
 from .conftest import LAPTOP, PHONE
 from .helpers import WsTable, new_room, open_seat
 from .scenes import NAMES, SCENES, Scene, to_act_with
@@ -214,5 +216,32 @@ def test_table_keys_read_the_table_focus_the_hand_and_pass(server, new_page):
             table.read_until_view(i)
         assert [seat, "pass"] in table.views[seat]["view"]["log"]
         assert page.evaluate("() => document.activeElement !== document.body")
+    finally:
+        table.close()
+
+
+def test_the_announcer_says_the_turn_clock_a_chat_line_and_a_player_gone(server, new_page):
+    """The one live region also carries the turn clock of my seat, the others' chat lines
+    (the chat list is no live region of its own, so nothing is said twice) and a player
+    who lost the connection, in the page's language."""
+    code, players = new_room(server, "thousand-1001", NAMES[:3], takeover=600)
+    table = WsTable(server, code, [p["token"] for p in players])
+    try:
+        seat = table.view["to_act"][0]
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
+        wait_announced(page, "потом за вас сыграет бот")
+        other, third = (seat + 1) % 3, (seat + 2) % 3
+        table.socks[other].send(json.dumps({"type": "chat", "text": "привет всем"}))
+        wait_announced(page, f"{players[other]['name']} в чате: привет всем")
+        assert page.locator(".chat-list[aria-live]").count() == 0
+        table.socks[third].close()
+        wait_announced(page, f"{players[third]['name']}: связь потеряна")
+        # my own chat line is not read back to me
+        page.locator("[data-role=chat-form] input").fill("моё")
+        page.locator("[data-role=chat-form] input").press("Enter")
+        page.locator(".chat-text").filter(has_text="моё").wait_for()
+        page.wait_for_timeout(200)
+        assert not any("моё" in line for line in announced(page))
+        assert not page.errors, page.errors
     finally:
         table.close()
