@@ -43,9 +43,12 @@ import { patchChildren } from './patch.js';
 // the new build is patched into the live elements (patch.js), so what stayed the same
 // stays the same element.
 export class Region {
-  constructor(el) {
+  // fallback(): where the focus goes when the region had it and has nothing left to focus
+  // (the table's controls after my last action: the hand)
+  constructor(el, { fallback = null } = {}) {
     this.el = el;
     this.key = undefined;
+    this.fallback = fallback;
   }
 
   render(key, build) {
@@ -55,15 +58,15 @@ export class Region {
     const had = active && active !== document.body && this.el.contains(active) ? focusKey(active) : undefined;
     patchChildren(this.el, build());
     const now = document.activeElement;
-    if (had !== undefined && !(now && this.el.contains(now) && !now.disabled)) refocus(this.el, had);
+    if (had !== undefined && !(now && this.el.contains(now) && !now.disabled)) refocus(this.el, had, this.fallback);
     return true;
   }
 }
 
 // Focus survives a change: the element that had it where the patch kept it, else the
 // new twin of the element that had it (the same card, action, role or name), else the
-// region's first control, else the region itself, so a keyboard player never falls back
-// to the top of the page.
+// region's first control, else the region's fallback, else the region itself, so a
+// keyboard player never falls back to the top of the page.
 export const FOCUSABLE = 'button:not([disabled]), [tabindex="0"], select:not([disabled]), input:not([disabled]), textarea, a[href]';
 
 function focusKey(el) {
@@ -74,9 +77,10 @@ function focusKey(el) {
   return null;
 }
 
-function refocus(root, selector) {
+function refocus(root, selector, fallback) {
   const twin = selector ? root.querySelector(selector) : null;
   let target = twin && twin.matches(FOCUSABLE) ? twin : root.querySelector(FOCUSABLE);
+  if (!target && fallback) target = fallback();
   if (!target) {
     if (!root.hasAttribute('tabindex')) root.tabIndex = -1;
     target = root;

@@ -169,17 +169,19 @@ export class Table {
     document.addEventListener('keydown', this.onKey);
   }
 
-  // Keys at the table (listed in its help): H the hand, C the controls, P pass when
-  // pass is on offer, S the table said in words.  Never while typing in a field.
+  // Keys at the table (listed in its help): H the hand, C the controls, B the bids (or the
+  // contracts), P pass when pass is on offer, S the table said in words.  Never while
+  // typing in a field.
   tableKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey || !this.el.isConnected || !this.view) return;
     if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable]')) return;
-    const key = { KeyH: 'h', KeyC: 'c', KeyP: 'p', KeyS: 's' }[e.code];  // the key's place: any layout (ru: з for P)
+    const key = { KeyH: 'h', KeyC: 'c', KeyB: 'b', KeyP: 'p', KeyS: 's' }[e.code];  // the key's place: any layout (ru: з for P)
     if (!key) return;
     const first = (sel) => this.el.querySelector(sel);
     let target = null;
     if (key === 'h') target = first('.hand .card[tabindex="0"]') || first('.hand');
     else if (key === 'c') target = first('.controls button:not([disabled]), .controls select');
+    else if (key === 'b') target = first('.controls :is([data-action^="bid:"], [data-action^="contract:"]):not([disabled]), .controls .num-select');
     else if (key === 'p') target = first('.controls [data-action="pass"]:not([disabled])');
     else if (key === 's') { announce(describeTable(this.view, (seat) => this.ctx.name(seat))); e.preventDefault(); return; }
     if (!target) return;
@@ -209,9 +211,12 @@ export class Table {
     this.trick = new TrickView(this);
     this.centerRow = new Region(h('div', { class: 'center-row' }));
     this.log = new Region(h('div', { class: 'log-box' }));
-    this.controls = new Region(h('div', { class: 'controls' }));
+    // after my last action the focus goes back to the hand (a card I may act with, else the hand)
+    this.controls = new Region(h('div', { class: 'controls' }),
+      { fallback: () => this.el.querySelector('.hand .card[tabindex="0"]') || this.el.querySelector('.hand') });
+    this.controls.el.addEventListener('keydown', moveAmong('button:not([disabled])'));
     this.takeback = new Region(h('div', { class: 'takeback-box' }));
-    this.hand = new Region(h('div', { class: 'hand-box' }));
+    this.hand = new Region(h('div', { class: 'hand-box' }), { fallback: () => this.el.querySelector('.hand') });
     this.center = h('div', { class: 'center' }, this.info.el, this.banners.el, this.help.el,
       h('div', { class: 'mid' }, this.trick.el, this.summary.el), this.centerRow.el, this.log.el);
     this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.takeback.el, this.controls.el, this.hand.el);
@@ -573,7 +578,7 @@ export class Table {
     if (row < cards.length) cards[row].dataset.rowStart = 'true';
     const hand = h('div', { class: 'hand', 'data-count': cards.length, style: { '--n': Math.max(cards.length, 1), '--row': Math.max(row, 1) },
       role: 'group', 'aria-label': t('your_hand'), tabindex: '-1' }, cards);
-    on(hand, 'keydown', moveAlong);
+    on(hand, 'keydown', moveAmong('.card[tabindex="0"]'));
     return hand;
   }
 
@@ -586,17 +591,21 @@ export class Table {
 
 const LONG_HAND = 13;  // more cards than this lie in two rows on the phone (css: .hand on a narrow screen)
 
-// Arrow keys (and Home / End) move the focus along the cards one may act with.
-function moveAlong(e) {
-  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
-  if (step === undefined && e.key !== 'Home' && e.key !== 'End') return;
-  const cards = [...e.currentTarget.querySelectorAll('.card[tabindex="0"]')];
-  if (!cards.length) return;
-  e.preventDefault();
-  const at = cards.indexOf(document.activeElement);
-  const next = e.key === 'Home' ? 0 : e.key === 'End' ? cards.length - 1
-    : at < 0 ? 0 : (at + step + cards.length) % cards.length;
-  cards[next].focus();
+// Arrow keys (and Home / End) move the focus along the cards one may act with, or along
+// the buttons of the controls (a select keeps its own arrows).
+function moveAmong(selector) {
+  return (e) => {
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    if (step === undefined && e.key !== 'Home' && e.key !== 'End') return;
+    if (e.target.closest('select, input, textarea')) return;
+    const items = [...e.currentTarget.querySelectorAll(selector)];
+    if (!items.length) return;
+    e.preventDefault();
+    const at = items.indexOf(document.activeElement);
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1
+      : at < 0 ? 0 : (at + step + items.length) % items.length;
+    items[next].focus();
+  };
 }
 
 // The table in words, for the S key: my hand by suit, the trick on the table, the totals.

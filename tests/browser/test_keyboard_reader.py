@@ -173,6 +173,9 @@ def test_a_whole_thousand_deal_by_keyboard_alone_T8_T14_T20(server, new_page):
                 table.read_until_view(i)
             page.wait_for_function("(v) => window.kozyr.page.state.version > v", arg=version)
             assert page.evaluate("() => document.activeElement !== document.body"), f"focus on <body> after {action}"
+            if not (set(table.views[me]["view"]["to_act"]) & {me}):  # my turn is over: back to the hand
+                page.wait_for_timeout(300)
+                assert page.evaluate("() => !!document.activeElement.closest('.hand')"), (action, page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)"))
         assert {"bid", "give", "contract", "play"} <= kinds, kinds
         assert table.views[me]["view"]["deal"] != deal, "the deal did not end"
         assert not page.errors, page.errors
@@ -211,6 +214,14 @@ def test_table_keys_read_the_table_focus_the_hand_and_pass(server, new_page):
         assert "Итого: " in line
         page.keyboard.press("h")
         assert page.evaluate("() => !!document.activeElement.closest('.hand')")
+        # B: the bids; the arrows move along the controls' buttons
+        page.keyboard.press("b")
+        first = page.evaluate("() => document.activeElement.dataset.action || document.activeElement.className")
+        assert first.startswith("bid:") or "num-select" in first, first
+        if first.startswith("bid:"):
+            page.keyboard.press("ArrowRight")
+            second = page.evaluate("() => document.activeElement.dataset.action")
+            assert second and second != first and page.evaluate("() => !!document.activeElement.closest('.controls')")
         page.keyboard.press("p")
         for i in range(table.seats):
             table.read_until_view(i)
