@@ -10,7 +10,9 @@ URL scheme (README, "Static files"):
 - Entries keep one address for ever and are revalidated on every use
   (``Cache-Control: no-cache`` with an ``ETag``): the page at ``/`` and ``/room/{code}``
   (``index.html``, whose ``src`` / ``href`` to files of the tree are rewritten here to
-  the prefix), any ``*.html``, and the reserved ``/sw.js`` and ``/manifest.webmanifest``.
+  the prefix), any ``*.html``, and the reserved ``/sw.js`` and ``/manifest.webmanifest``
+  (the worker gets the build's id and the versioned addresses of the files it keeps
+  offline written into it here, ``StaticSite.worker``).
 - Any other file also answers at its plain path with ``no-cache`` (a page cached before
   the prefix existed still finds its modules); our pages never ask for those.
 - A prefix other than this build's is 404 (``no-store``): serving today's bytes under
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import mimetypes
 import re
 from dataclasses import dataclass
@@ -46,7 +49,9 @@ MANIFEST = "manifest.webmanifest"
 TYPES = {".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".html": "text/html; charset=utf-8",
          ".svg": "image/svg+xml", ".json": "application/json",
-         ".webmanifest": "application/manifest+json", ".txt": "text/plain; charset=utf-8"}
+         ".webmanifest": "application/manifest+json", ".txt": "text/plain; charset=utf-8", ".png": "image/png"}
+# what the service worker keeps for offline use (sw.js): the page's own files
+SHELL_TYPES = {".js", ".css", ".json", ".svg", ".png"}
 COMPRESSIBLE = {".js", ".mjs", ".css", ".html", ".svg", ".json", ".webmanifest", ".txt"}
 # a file of the tree named by an attribute of an HTML entry: src="/js/app.js"
 REFERENCE = re.compile(r'\b(src|href)="/([^"?#]+)"')
@@ -100,6 +105,8 @@ class StaticSite:
         for path, body in files.items():
             if path.endswith(".html"):
                 body = self.rewrite(body.decode(), files).encode()
+            elif path == SERVICE_WORKER:
+                body = self.worker(body.decode(), files).encode()
             self.assets[path] = self._asset(path, body)
 
     def rewrite(self, html: str, files: dict[str, bytes]) -> str:
@@ -108,6 +115,13 @@ class StaticSite:
             attr, path = m.group(1), m.group(2)
             return f'{attr}="{self.url(path)}"' if path in files else m.group(0)
         return REFERENCE.sub(versioned, html)
+
+    def worker(self, source: str, files: dict[str, bytes]) -> str:
+        """The service worker with this build's id and the versioned addresses of the app
+        shell it keeps (every file of the tree but the entries and the licences)."""
+        shell = [self.url(p) for p in files if not is_entry(p) and Path(p).suffix.lower() in SHELL_TYPES]
+        return (source.replace("'__KOZYR_BUILD__'", json.dumps(self.build))
+                .replace("'__KOZYR_SHELL__'", json.dumps(shell)))
 
     @staticmethod
     def _asset(path: str, body: bytes) -> Asset:

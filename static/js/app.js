@@ -6,7 +6,7 @@ import { h, clear } from './dom.js';
 import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
-import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel } from './lobby.js';
+import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel, variantsOnce } from './lobby.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -16,6 +16,7 @@ import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
 import { tellChanges, tellPresence, tellTimer, tellChat } from './announce.js';
+import { startWorker, showNotice, hideNotice } from './pwa.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -92,10 +93,16 @@ class RoomPage {
       if (!me()) return this.start();
       room = await api.room(this.code);
     } catch (e) {
+      if (e.status === undefined) {  // no answer at all: offline (the worker gave us the page); again when back
+        clear(this.root).append(h('p', { class: 'offline-page', 'data-role': 'offline-page', text: t('offline_page') }));
+        window.addEventListener('online', () => { if (page === this) this.start(); }, { once: true });
+        return;
+      }
       clear(this.root).append(h('p', { class: 'error', text: e.status === 404 ? t('not_found') : `${t('error')}: ${errorText(e)}` }));
       return;
     }
     api.chat(this.code).then((msgs) => this.chat.reset(msgs)).catch(() => {});
+    variantsOnce().then((variants) => this.store.update({ variants }));
     this.table = new Table(this.tableCtx());
     this.lobby = new Region(h('div', { class: 'lobby-box' }));
     this.scores = new Region(h('section', { class: 'panel scores', 'data-role': 'scores' }));
@@ -111,12 +118,17 @@ class RoomPage {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => {
         setStatus(status);
-        if (status === 'offline') this.store.update({ busy: false });
+        // a move made while the connection is down waits in the socket (socket.js act): the table stays busy
+        const waiting = !!(this.socket && this.socket.waitingMove);
+        if (status === 'offline' && !waiting) this.store.update({ busy: false });
+        if (status !== 'online' && (waiting || status === 'offline')) showNotice('offline', waiting ? 'offline_move' : 'offline_note');
+        else hideNotice('offline');
       },
     });
   }
 
   destroy() {
+    hideNotice('offline');
     if (this.socket) this.socket.close();
     if (this.table) this.table.destroy();
     if (this.tools) this.tools.render('gone', () => null);
@@ -307,7 +319,7 @@ class RoomPage {
       addBot: (n, level) => this.roomCall(() => api.seatBot(this.code, n, level)),
       removeBot: (n) => this.roomCall(() => api.removeBot(this.code, n)),
       setTakeover: (secs) => this.roomCall(() => api.setTakeover(this.code, secs)),
-      seatInfo: (s) => this.seatInfo(s), draft: this.draft,
+      seatInfo: (s) => this.seatInfo(s), draft: this.draft, variants: this.state.variants,
     };
   }
 
@@ -318,7 +330,7 @@ class RoomPage {
     const view = room.status === 'waiting' ? null
       : room.status === 'abandoned' && state.view
         ? { ...state.view, phase: 'match_over', abandoned: true, legal: [], to_act: [], confirm: [] } : state.view;
-    this.lobby.render(JSON.stringify([state.lang, room, room.status === 'playing' && view ? null : state.presence, !!view]),
+    this.lobby.render(JSON.stringify([state.lang, room, room.status === 'playing' && view ? null : state.presence, !!view, !!state.variants]),
       () => (!view || room.status !== 'playing' ? roomLobbyEl(room, this.lobbyCtx()) : null));
     this.tableBox.hidden = !view;
     this.pageEl.classList.toggle('playing', !!view);
@@ -452,5 +464,6 @@ window.addEventListener('popstate', render);
 window.addEventListener('hashchange', render);
 header();
 render();
+startWorker();  // the installable app: offline shell, "new version: reload" (pwa.js, sw.js)
 watchCalls(navigate);  // calls as browser notifications while the site is open (notify.js)
 window.kozyr = { get page() { return page; } };  // for the browser tests and the curious

@@ -519,27 +519,24 @@ function takeoverForm(room, ctx) {
 }
 
 let variantList = null;  // GET /api/variants, once: the defaults the room's rules are compared with
-function variantsOnce() {
+export function variantsOnce() {
   variantList = variantList || api.variants().catch(() => { variantList = null; return []; });
   return variantList;
 }
 
 // The room's house rules in words: the preset when nothing differs, else what differs from it.
-function roomOptionsEl(room) {
-  const box = h('div', { class: 'room-rules', 'data-role': 'room-rules' });
-  variantsOnce().then((variants) => {
-    const v = variants.find((x) => x.id === room.variant);
-    const defaults = v ? defaultsOf(v) : {};
-    const opts = Object.entries(room.options || {}).filter(([k, val]) => !(k in defaults) || !SAME(val, defaults[k]));
-    const preset = known('house.presets.' + room.variant);
-    clear(box);
-    if (preset) box.append(h('p', { class: 'muted small', text: `${t('house.preset')}: ${preset}` }));
-    if (opts.length) {
-      box.append(h('ul', { class: 'room-options muted small' },
-        opts.map(([k, val]) => h('li', null, h('span', { text: `${optionText({ name: k }).label}: ` }), h('b', { text: optionValueText(k, val) })))));
-    }
-  });
-  return box;
+// `variants` (GET /api/variants) comes with the page's state: a region is drawn from what it
+// is given, never filled in later (a patch may keep an older element in its place).
+function roomOptionsEl(room, variants) {
+  if (!variants) return h('div', { class: 'room-rules', 'data-role': 'room-rules' });
+  const v = variants.find((x) => x.id === room.variant);
+  const defaults = v ? defaultsOf(v) : {};
+  const opts = Object.entries(room.options || {}).filter(([k, val]) => !(k in defaults) || !SAME(val, defaults[k]));
+  const preset = known('house.presets.' + room.variant);
+  return h('div', { class: 'room-rules', 'data-role': 'room-rules' },
+    preset ? h('p', { class: 'muted small', text: `${t('house.preset')}: ${preset}` }) : null,
+    opts.length ? h('ul', { class: 'room-options muted small' },
+      opts.map(([k, val]) => h('li', null, h('span', { text: `${optionText({ name: k }).label}: ` }), h('b', { text: optionValueText(k, val) })))) : null);
 }
 
 // A link to a match's history that opens it as a panel over the room (the live
@@ -587,6 +584,6 @@ export function roomLobbyEl(room, ctx) {
     seats,
     isHost ? takeoverForm(room, ctx)
       : (room.takeover_seconds ? h('p', { class: 'muted small', text: `${t('takeover_short')}: ${room.takeover_seconds}` }) : null),
-    roomOptionsEl(room),
+    roomOptionsEl(room, ctx.variants),
     actions);
 }

@@ -20,6 +20,7 @@ export class RoomSocket {
     this.view = null;      // that view (deltas apply to it)
     this.match = null;
     this.pending = new Map();  // client_id -> {resolve}
+    this.queued = null;    // a move made while offline: {msg, resolve}, sent after the next welcome
     this.attempt = 0;
     this.closed = false;
     this.ws = null;
@@ -56,6 +57,7 @@ export class RoomSocket {
       if (msg.type === 'welcome') {
         this.attempt = 0;
         this.setStatus('online');
+        this.sendQueued();
       }
       if (msg.type === 'delta') {  // the view at `base` plus the changed keys: the view at `version`
         if (this.view === null || this.version !== msg.base || this.match !== msg.match) {
@@ -123,14 +125,32 @@ export class RoomSocket {
   }
 
   // Send an action; resolves with the ack or the error (never updates anything by itself).
+  // Made while the connection is down, it waits (one move, the latest) and is sent when the
+  // connection is back, with the version it was made at: the server takes it only if the
+  // match has not moved on since (else 'stale', and the page shows the new state).
   act(action) {
     const client_id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     return new Promise((resolve) => {
       const msg = { type: 'action', client_id, action };
       if (this.version !== null) msg.version = this.version;
-      if (!this.send(msg)) return resolve({ type: 'error', code: 'offline', message: 'not connected' });
-      this.pending.set(client_id, { resolve });
+      if (this.send(msg)) {
+        this.pending.set(client_id, { resolve });
+        return;
+      }
+      if (this.queued) this.queued.resolve({ type: 'error', code: 'offline', message: 'replaced by a later move' });
+      this.queued = { msg, resolve };
+      this.onStatus(this.status);
     });
+  }
+
+  get waitingMove() { return !!this.queued; }
+
+  sendQueued() {
+    const q = this.queued;
+    if (!q) return;
+    this.queued = null;
+    if (this.send(q.msg)) this.pending.set(q.msg.client_id, q);
+    else q.resolve({ type: 'error', code: 'offline', message: 'not connected' });
   }
 
   chat(text) { return this.send({ type: 'chat', text }); }

@@ -5,9 +5,11 @@ and a CSP our pages keep."""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import shutil
 import sqlite3
+import struct
 from contextlib import ExitStack
 from html.parser import HTMLParser
 from pathlib import Path
@@ -67,9 +69,12 @@ def test_every_asset_of_a_page_comes_from_the_build_prefix(client, site, page):
     assert len(local) >= 4  # three style sheets and the app module
     assert re.fullmatch(r"/v/[0-9a-f]{12}/", site.prefix)
     for url in local:
-        assert url.startswith(site.prefix), url
         asset = client.get(url)
         assert asset.status_code == 200, url
+        if url == "/manifest.webmanifest":  # an entry: one address for ever, revalidated
+            assert asset.headers["cache-control"] == REVALIDATE
+            continue
+        assert url.startswith(site.prefix), url
         assert asset.headers["cache-control"] == IMMUTABLE
     assert not found.inline, found.inline
 
@@ -193,16 +198,56 @@ def test_entries_keep_their_plain_address(tmp_path):
     and any HTML page are never put under the prefix; their references are."""
     tree = tmp_path / "static"
     shutil.copytree(STATIC, tree)
-    (tree / "sw.js").write_text("self.addEventListener('fetch', () => {});\n")
-    (tree / "manifest.webmanifest").write_text('{"name": "Kozyr"}\n')
-    (tree / "index.html").write_text((tree / "index.html").read_text().replace(
-        "</head>", '<link rel="manifest" href="/manifest.webmanifest"></head>'))
     site = StaticSite(tree)
     html = site.assets["index.html"].body.decode()
     assert 'href="/manifest.webmanifest"' in html and f'src="{site.prefix}js/app.js"' in html
     assert site.url("sw.js") == "/sw.js" and site.url("js/app.js") == site.prefix + "js/app.js"
     assert site.assets["manifest.webmanifest"].media_type == "application/manifest+json"
     assert site.assets["sw.js"].media_type.startswith("text/javascript")
+
+
+def test_the_worker_is_told_its_build_and_the_shell_it_keeps(client, site):
+    """sw.js comes with this build's id and the versioned address of every file of the app
+    shell (modules, styles, translations, icons), each of which answers; revalidated."""
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and r.headers["cache-control"] == REVALIDATE
+    body = r.text
+    assert "__KOZYR_" not in body
+    assert f'const BUILD = "{site.build}";' in body
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", body).group(1))
+    on_disk = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()}
+    expected = {site.prefix + p for p in on_disk
+                if Path(p).suffix in (".js", ".css", ".json", ".svg", ".png") and p != "sw.js"}
+    assert set(shell) == expected
+    assert {site.prefix + "js/app.js", site.prefix + "css/app.css", site.prefix + "icons/icon-192.png"} <= set(shell)
+    for url in shell[:5]:
+        assert client.get(url).status_code == 200
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_manifest_makes_an_installable_app(client):
+    """The fields Chromium's installability check and the stores read, and icons of the sizes
+    they claim (PNG header), one of them maskable at 512 px."""
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/manifest+json")
+    m = r.json()
+    assert m["name"] and m["short_name"] == "Kozyr" and m["start_url"] == "/" and m["display"] == "standalone"
+    assert re.fullmatch(r"#[0-9a-f]{6}", m["theme_color"]) and m["background_color"]
+    sizes = set()
+    for icon in m["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200, icon
+        if icon["type"] == "image/png":
+            w, h = png_size(got.content)
+            assert icon["sizes"] == f"{w}x{h}", icon
+            sizes.add((w, icon["purpose"]))
+    assert {(192, "any"), (512, "any"), (512, "maskable")} <= sizes
+    page = client.get("/").text
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page and '<meta name="theme-color"' in page
 
 
 CSP_MUST = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",

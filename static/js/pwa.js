@@ -1,0 +1,48 @@
+// The installable app, page side: the service worker (sw.js) registered, a new build offered
+// as "new version: reload", and the page's standing notices (offline, a move waiting to be
+// sent, a new version) in one place under the header (#notices).
+
+import { h } from './dom.js';
+import { t, onLang } from './i18n.js';
+
+const notices = new Map();  // id -> { key, action: { key, run } | null }, in the order shown
+
+function draw() {
+  const box = document.getElementById('notices');
+  if (!box) return;
+  box.replaceChildren(...[...notices].map(([id, n]) => h('div', { class: 'notice', 'data-notice': id },
+    h('span', { text: t(n.key) }),
+    n.action ? h('button', { type: 'button', class: 'btn small primary', 'data-role': `notice-${id}`,
+      onclick: n.action.run, text: t(n.action.key) }) : null)));
+}
+
+// A notice by id (a second call replaces it): the words' key and an optional button.
+export function showNotice(id, key, action = null) {
+  notices.set(id, { key, action });
+  draw();
+}
+
+export function hideNotice(id) {
+  if (notices.delete(id)) draw();
+}
+
+onLang(draw);
+
+// Register the worker; a newer build's worker waits until the player says "reload", then
+// takes over and the page reloads once, so a page never runs two builds' modules.
+export function startWorker() {
+  if (!('serviceWorker' in navigator)) return;
+  let asked = false;
+  navigator.serviceWorker.addEventListener('controllerchange', () => { if (asked) location.reload(); });
+  const offer = (worker) => {
+    if (!worker || !navigator.serviceWorker.controller) return;  // the first worker replaces nothing
+    showNotice('version', 'new_version', { key: 'reload', run: () => { asked = true; worker.postMessage({ type: 'take-over' }); } });
+  };
+  navigator.serviceWorker.register('/sw.js').then((reg) => {
+    offer(reg.waiting);
+    reg.addEventListener('updatefound', () => {
+      const worker = reg.installing;
+      if (worker) worker.addEventListener('statechange', () => { if (worker.state === 'installed') offer(worker); });
+    });
+  }).catch((e) => console.warn('kozyr: no service worker', e));  // eslint-disable-line no-console
+}

@@ -1,0 +1,109 @@
+"""The installable app in Chromium: the manifest and the service worker (static/sw.js) make
+the page installable by Chromium's own verdict (Page.getInstallabilityErrors), the worker
+controls the page and keeps the app shell so a room's page opens offline with a clear
+state, a push delivered through the DevTools protocol shows a notification, and a move
+made while the connection is down is sent when it is back."""
+
+from __future__ import annotations
+
+from .conftest import LAPTOP
+from .helpers import new_room, open_seat
+from .scenes import NAMES, Scene, to_act_with
+
+
+def controlled(page) -> None:
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=15000)
+
+
+def test_the_app_is_installable_and_its_worker_controls_the_page(server, new_page):
+    page = new_page(LAPTOP)
+    page.goto(server + "/")
+    controlled(page)
+    cdp = page.context.new_cdp_session(page)
+    errors = [e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]]
+    assert [e for e in errors if e != "in-incognito"] == [], errors
+    manifest = cdp.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest.get("errors")
+    assert manifest["url"].endswith("/manifest.webmanifest")
+    # the worker keeps this build's shell: every versioned file the page loaded is in its cache
+    loaded = page.evaluate("() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)"
+                           ".filter((p) => p.startsWith('/v/'))")
+    assert loaded
+    kept = page.evaluate("""async () => { const names = await caches.keys();
+        const cache = await caches.open(names.find((n) => n.startsWith('kozyr-')));
+        return (await cache.keys()).map((r) => new URL(r.url).pathname); }""")
+    assert set(loaded) <= set(kept), set(loaded) - set(kept)
+    assert "/" in kept
+    assert not page.errors, page.errors
+
+
+def test_a_room_page_opens_offline_and_comes_back_with_the_connection(server, new_page):
+    code, players = new_room(server, "thousand-1001", NAMES[:3])
+    page = open_seat(new_page, server, code, players[0], LAPTOP, lang="pl")
+    page.locator(".felt").wait_for()
+    controlled(page)
+    page.context.set_offline(True)
+    page.reload()
+    # the page and its modules from the worker's cache; the room's state needs the server
+    page.locator("[data-role=offline-page]").wait_for()
+    assert "Brak połączenia" in page.locator("[data-role=offline-page]").inner_text()
+    assert page.locator("header.top .brand").is_visible()
+    page.context.set_offline(False)
+    page.locator(".felt").wait_for()
+    assert not page.errors, page.errors
+
+
+def test_a_push_shows_a_notification(server, new_page):
+    page = new_page(LAPTOP)
+    page.context.grant_permissions(["notifications"], origin=server)
+    page.goto(server + "/")
+    controlled(page)
+    cdp = page.context.new_cdp_session(page)
+    registrations = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    for _ in range(50):
+        if registrations:
+            break
+        page.wait_for_timeout(100)
+    reg = next(r for r in registrations if r["scopeURL"].startswith(server))
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": server, "registrationId": reg["registrationId"],
+        "data": '{"title": "Kozyr", "body": "Ваш ход: Тысяча", "url": "/room/ABCD", "tag": "turn"}'})
+    shown = []
+    for _ in range(50):  # the worker shows it in its own time
+        shown = page.evaluate("""async () => (await (await navigator.serviceWorker.ready).getNotifications())
+            .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))""")
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    assert shown == [{"title": "Kozyr", "body": "Ваш ход: Тысяча", "tag": "turn", "url": "/room/ABCD"}]
+
+
+def test_a_move_made_offline_is_sent_when_the_connection_is_back_T20(server, new_page):
+    # T-20: the declarer leads; the browser's seat leads, with its connection down
+    scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
+    code, players, seat, table = scene.bring(server)
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
+        playable = page.locator(".hand .card.playable")
+        playable.first.wait_for()
+        counts = playable.evaluate_all("(els) => els.map((e) => e.dataset.actions.split(' ').length)")
+        card = playable.nth(counts.index(1)).get_attribute("data-card")
+        page.context.set_offline(True)
+        page.evaluate("() => window.kozyr.page.socket.reconnectNow()")  # the open socket dropped, as a lost network does
+        page.locator("#status[data-status=offline]").wait_for()
+        page.locator(f".hand .card[data-card='{card}']").click()
+        note = page.locator("[data-notice=offline]")
+        note.wait_for()
+        assert "ваш ход отправится" in note.inner_text()
+        assert page.locator(".felt[data-busy=true]").count() == 1, "a second move could be made meanwhile"
+        page.context.set_offline(False)
+        for i in range(table.seats):
+            table.read_until_view(i)
+        assert [seat, f"play:{card}"] in table.views[seat]["view"]["log"]
+        note.wait_for(state="detached")
+        assert not page.errors, page.errors
+    finally:
+        table.close()
+
