@@ -13,7 +13,7 @@ import { renderHistory } from './history.js';
 import { ChatBox } from './chat.js';
 import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
-import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
+import { renderPlayer, renderSignIn, callsBanner } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
 import { tellChanges } from './announce.js';
 
@@ -422,7 +422,7 @@ function header() {
   const home = document.getElementById('home-link');
   home.textContent = t('lobby');
   home.onclick = (e) => { e.preventDefault(); navigate('/'); };
-  document.getElementById('player-link').textContent = pt('my_page');
+  document.getElementById('player-link').textContent = t('player.my_page');
   setStatus(statusEl.dataset.status);
 }
 

@@ -4,17 +4,14 @@
 
 import { holdFocus } from './dialog.js';
 import { h, clear } from './dom.js';
-import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
+import { t, has, listOf, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
 
 // --- words ---------------------------------------------------------------------------
 
-// t() gives back the last part of the key when a word is missing: tell that apart.
-function known(path, vars) {
-  const v = t(path, vars);
-  return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
-}
+// The catalog's text for a key, or null: the caller has a fallback of its own.
+const known = (path) => (has(path) ? t(path) : null);
 
 // A seated person's or bot's name as the reader should see it.
 export function seatName(s) {
@@ -281,7 +278,7 @@ function createRoomForm(variants, ctx) {
         if (group) group.open = true;
       }
       const opts = base.variant.options || [];
-      err.textContent += ': ' + (named.length ? named.map((x) => optionText(opts.find((o) => o.name === x.name)).label).join(', ') : ex.message);
+      err.textContent += ': ' + (named.length ? listOf(named.map((x) => optionText(opts.find((o) => o.name === x.name)).label)) : ex.message);
     }
   });
   fillVariants();
@@ -341,7 +338,7 @@ export async function renderHome(root, ctx) {
   else {
     list.append(h('ul', { class: 'matches' }, matches.map((m) => h('li', null,
       ctx.link(`#/match/${m.id}`, `${gameName(m.variant)} — ${t('match_n', { n: m.number })}`),
-      h('span', { class: 'muted', text: ` · ${m.seats.map(seatName).join(', ')} · ${t('status_' + m.status)} · ` }),
+      h('span', { class: 'muted', text: ` · ${listOf(m.seats.map(seatName))} · ${t('status_' + m.status)} · ` }),
       ctx.link(`/room/${m.room}`, `${t('room')} ${m.room}`)))));
   }
 }

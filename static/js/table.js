@@ -5,7 +5,7 @@
 // held with "<name> takes" and then swept to the winner.
 
 import { h } from './dom.js';
-import { t, titleName, cardName } from './i18n.js';
+import { t, has, listOf, number, titleName, cardName } from './i18n.js';
 import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
 import { groupLegal, actionLabel, trickJustTaken } from './actions.js';
@@ -300,7 +300,7 @@ export class Table {
     const connected = !!info.connected || info.is_bot;
     const fan = pos === 'bottom' ? null : h('div', { class: 'fan' },
       Array.from({ length: Math.min(count, 8) }, () => backEl({ small: true })),
-      h('span', { class: 'count', text: String(count) }));
+      h('span', { class: 'count', text: String(count), title: t('cards_n', { n: count }) }));
     const clock = timer && timer.seat === seat
       ? h('span', { class: 'countdown', 'data-role': 'countdown', 'data-deadline': timer.deadline, text: '' }) : null;
     const el = h('div', {
@@ -323,7 +323,7 @@ export class Table {
   }
 
   infoStrip(view, fam, state) {
-    const hasHelp = typeof t(helpKey(view, fam)) === 'string' && t(helpKey(view, fam)) !== view.phase;
+    const hasHelp = has(helpKey(view, fam));
     return h('div', { class: 'info-strip' },
       h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
       fam.infoItems(view, this.ctx),
@@ -380,7 +380,7 @@ export class Table {
     const result = view.result || {};
     const totals = result.totals || view.totals || [];
     const order = totals.map((v, s) => s).sort((a, b) => totals[b] - totals[a]);
-    const winners = (result.winners || []).map((s) => this.ctx.name(s)).join(', ');
+    const winners = listOf((result.winners || []).map((s) => this.ctx.name(s)));
     const href = this.ctx.historyHref();
     return h('section', { class: 'standings', 'data-role': 'match-over' },
       h('h2', { text: t('standings') }),
@@ -423,9 +423,8 @@ export class Table {
   promptEl(view, groups, mine) {
     if (view.phase === 'match_over') return h('div', { class: 'prompt muted', 'data-role': 'prompt', text: t('match_over') });
     if (!mine) {
-      const who = (view.to_act || []).map((s) => this.ctx.name(s)).join(', ');
-      const text = typeof t('wait.' + view.phase) === 'string' && t('wait.' + view.phase) !== view.phase
-        ? t('wait.' + view.phase, { name: who }) : t('wait.other', { name: who });
+      const who = listOf((view.to_act || []).map((s) => this.ctx.name(s)));
+      const text = t(has('wait.' + view.phase) ? 'wait.' + view.phase : 'wait.other', { name: who });
       return h('div', { class: 'prompt muted', 'data-role': 'prompt', text });
     }
     const kinds = new Set([...groups.byCard.values()].flat().map((p) => p.kind).concat(groups.buttons.map((p) => p.kind)));
@@ -599,12 +598,12 @@ function describeTable(view, name) {
   if (hand.length) {
     const bySuit = SUIT_ORDER.map((suit) => hand.filter((c) => c[1] === suit))
       .filter((cards) => cards.length)
-      .map((cards) => `${t('suits.' + cards[0][1])}: ${cards.map((c) => t('card_ranks.' + c[0])).join(', ')}`);
+      .map((cards) => `${t('suits.' + cards[0][1])}: ${listOf(cards.map((c) => t('card_ranks.' + c[0])), { type: 'unit' })}`);
     parts.push(`${t('your_hand')}: ${bySuit.join('; ')}`);
   }
   const trick = view.trick || [];
-  parts.push(trick.length ? `${t('trick')}: ${trick.map(([seat, c]) => `${name(seat)} ${cardName(c)}`).join(', ')}`
+  parts.push(trick.length ? `${t('trick')}: ${listOf(trick.map(([seat, c]) => `${name(seat)} ${cardName(c)}`))}`
     : t('trick_empty'));
-  if (Array.isArray(view.totals)) parts.push(`${t('total')}: ${view.totals.map((x, s) => `${name(s)} ${x}`).join(', ')}`);
+  if (Array.isArray(view.totals)) parts.push(`${t('total')}: ${listOf(view.totals.map((x, s) => `${name(s)} ${number(x)}`))}`);
   return parts.join('. ');
 }
