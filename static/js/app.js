@@ -354,7 +354,7 @@ class RoomPage {
         title: t('invite_ui.invite_btn'), 'aria-label': t('invite_ui.invite_btn'),
         onclick: () => { this.invite = openInvitePanel(this.store.state.room); }, text: t('invite_ui.invite_btn') }),
       h('button', { type: 'button', class: `tool${state.side === 'scores' ? ' on' : ''}`, 'data-role': 'open-scores',
-        onclick: () => toggle('scores'), text: t('scores_btn') }),
+        onclick: () => toggle('scores'), text: t('scores') }),
       h('button', { type: 'button', class: `tool${state.side === 'chat' ? ' on' : ''}`, 'data-role': 'open-chat',
         onclick: () => toggle('chat') }, t('chat'),
       state.unread ? h('span', { class: 'unread', 'data-role': 'unread', title: t('unread', { n: state.unread }), text: String(state.unread) }) : null),

@@ -42,7 +42,7 @@ function dealSummaryEl(detail, family, deal, name) {
   const body = fam.summary(sheet, deal, { name });
   if (!body) return null;
   return h('section', { class: 'summary replay-summary', 'data-role': 'deal-summary', 'data-deal': deal },
-    h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) })), body);
+    h('div', { class: 'summary-title' }, h('b', { text: t('deal_n', { n: deal }) })), body);
 }
 
 // --- the replay ----------------------------------------------------------------------------
@@ -343,7 +343,7 @@ export function openHistoryPanel(matchId) {
   const overlay = h('div', { class: 'lobby-overlay history-overlay', 'data-role': 'history-panel' },
     h('div', { class: 'lobby-dialog wide', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('history') },
       h('div', { class: 'dialog-head' }, h('h2', { text: t('history') }),
-        h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-history', 'aria-label': t('replay_ui.close'),
+        h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-history', 'aria-label': t('close'),
           onclick: () => closeHistoryPanel() }, '✕')),
       content));
   overlay.addEventListener('click', (e) => { if (e.target === overlay) closeHistoryPanel(); });

@@ -396,7 +396,7 @@ export function inviteEl(room, { qr = true } = {}) {
       ok = copyFallback(field, url);
       linkEl.hidden = true;  // the selected field shows the link now
     }
-    status.textContent = ok ? t('invite_ui.copied') : t('invite_ui.copy_hint');
+    status.textContent = ok ? t('copied') : t('invite_ui.copy_hint');
     status.dataset.copied = String(ok);
   };
   const share = async () => {
@@ -430,7 +430,7 @@ function drawInvitePanel() {
   const body = h('div', { class: 'lobby-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'invite-title', 'data-role': 'invite-panel' },
     h('div', { class: 'dialog-head' },
       h('h2', { id: 'invite-title', text: t('invite_ui.title') }),
-      h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-invite', onclick: close, 'aria-label': t('invite_ui.close') }, '✕')),
+      h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-invite', onclick: close, 'aria-label': t('close') }, '✕')),
     h('p', { class: 'invite-who', 'data-role': 'invite-who', text: isHostOf(room) ? gameName(room.variant, room.variant_name) : inviteLine(room) }),
     seatsSummaryEl(room),
     inviteEl(room),

@@ -36,8 +36,8 @@ function signInPanel(mine) {
       const link = await req('POST', '/players/me/sign-in-link');
       const minutes = Math.round((new Date(link.expires_at) - Date.now()) / 60000);
       const url = h('code', { class: 'invite-link signin-url', text: link.url });
-      const copy = h('button', { class: 'btn small', type: 'button', text: t('player.copy') });
-      copy.onclick = () => navigator.clipboard && navigator.clipboard.writeText(link.url).then(() => { copy.textContent = t('player.copied'); });
+      const copy = h('button', { class: 'btn small', type: 'button', text: t('copy') });
+      copy.onclick = () => navigator.clipboard && navigator.clipboard.writeText(link.url).then(() => { copy.textContent = t('copied'); });
       clear(box).append(
         h('p', { class: 'small', text: t('player.link_note', { minutes: t('player.link_minutes', { n: minutes }) }) }),
         h('div', { class: 'signin-link' }, url, copy),
@@ -90,7 +90,7 @@ function passphraseBox() {
   const login = h('input', { type: 'text', name: 'login', autocomplete: 'username', maxlength: 40, value: (me() && me().name) || '' });
   const pass = h('input', { type: 'password', name: 'passphrase', autocomplete: 'new-password', minlength: 10, maxlength: 200 });
   const msg = h('p', { class: 'small pass-msg', role: 'status' });
-  const save = h('button', { class: 'btn', type: 'submit', text: t('player.save_pass') });
+  const save = h('button', { class: 'btn', type: 'submit', text: t('save') });
   const remove = h('button', { class: 'btn small', type: 'button', text: t('player.remove_pass'), hidden: true });
   const show = (st) => {
     state.textContent = st ? t('player.pass_set', { login: st.login }) : '';
@@ -163,7 +163,7 @@ function ratingsPanel(page) {
     panel.append(h('p', { class: 'muted', text: t('player.no_ratings') }));
     return panel;
   }
-  panel.append(table('ratings', [t('player.family'), t('player.rating'), 'μ ± σ', t('player.matches')],
+  panel.append(table('ratings', [t('game'), t('player.rating'), 'μ ± σ', t('player.matches')],
     page.ratings.map((r) => h('tr', { 'data-family': r.family },
       h('td', { text: familyName(r.family) }), h('td', { class: 'num strong', text: fmt(r.ordinal) }),
       h('td', { class: 'num muted', text: `${fmt(r.mu)} ± ${fmt(r.sigma)}` }), h('td', { class: 'num', text: String(r.matches) }))),
@@ -186,7 +186,7 @@ function ratingsPanel(page) {
 function recordPanel(page) {
   const panel = h('section', { class: 'panel player-record' }, h('h2', { text: t('player.matches') }));
   if (!page.record.length) return panel.append(h('p', { class: 'muted', text: t('player.none') })), panel;
-  panel.append(table('record', [t('player.family'), t('player.played'), t('player.won'), t('player.avg_place')],
+  panel.append(table('record', [t('game'), t('player.played'), t('player.won'), t('player.avg_place')],
     page.record.map((r) => h('tr', null, h('td', { text: familyName(r.family) }),
       h('td', { class: 'num', text: String(r.played) }), h('td', { class: 'num', text: `${r.won} (${number(r.won / r.played, { style: 'percent' })})` }),
       h('td', { class: 'num', text: fmt(r.average_place, 2) })))));
@@ -201,7 +201,7 @@ function statsPanel(page) {
     panel.append(h('h3', { text: familyName('thousand') }), h('dl', { class: 'stat-list', 'data-family': 'thousand' },
       h('dt', { text: t('player.contracts_made') }), h('dd', { text: `${x.made} / ${x.declared}${x.made_percent === null ? '' : ` (${number(x.made_percent / 100, { style: 'percent', maximumFractionDigits: 1 })})`}` }),
       h('dt', { text: t('player.avg_contract') }), h('dd', { text: x.average_bid === null ? '—' : fmt(x.average_bid, 0) }),
-      h('dt', { text: t('player.marriages') }), h('dd', { text: String(x.marriages) }),
+      h('dt', { text: t('marriages') }), h('dd', { text: String(x.marriages) }),
       h('dt', { text: t('player.deals') }), h('dd', { text: String(x.deals) })));
   }
   if (st.king) {
@@ -238,7 +238,7 @@ export async function callsBanner(main, { navigate }) {
   if (!calls.length) return;
   const box = h('section', { class: 'panel calls' }, calls.map((c) => {
     const row = h('div', { class: 'call', 'data-room': c.room });
-    const join = h('button', { class: 'btn primary small', type: 'button', text: t('player.join_call') });
+    const join = h('button', { class: 'btn primary small', type: 'button', text: t('join') });
     join.onclick = () => navigate(`/room/${encodeURIComponent(c.room)}`);
     const dismiss = h('button', { class: 'btn small', type: 'button', text: t('player.dismiss') });
     dismiss.onclick = async () => { await req('DELETE', `/players/me/calls/${c.id}`).catch(() => {}); row.remove(); };
@@ -255,7 +255,7 @@ function finishedPanel(id, link, mine, navigate) {
     h('div', { class: 'panel-head' }, h('h2', { text: t('player.finished') }),
       h('a', { class: 'btn small', href: `/api/players/${id}/matches.csv`, download: '', text: t('player.csv') })),
     h('div', { class: 'table-wrap' }, h('table', { class: 'grid finished' },
-      h('thead', null, h('tr', null, [t('variant'), t('player.place'), t('player.total'), '', ''].map((x) => h('th', { text: x })))), list)),
+      h('thead', null, h('tr', null, [t('variant'), t('place'), t('player.total'), '', ''].map((x) => h('th', { text: x })))), list)),
     more);
   let before = null;  // keyset paging: the last match id shown
   const PAGE = 20;
@@ -308,7 +308,7 @@ export async function renderPlayer(main, id, { link, navigate }) {
   }
   const mine = who && who.id === page.player.id;
   clear(wrap).append(
-    h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: t('player.you') }) : null),
+    h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: t('you') }) : null),
     h('div', { class: 'player-grid' },
       h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link, mine, navigate)),
       h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), signInPanel(mine))));

@@ -370,7 +370,7 @@ export class Table {
     const body = fam.summary(view, deal, this.ctx);
     if (!body) return null;
     return h('section', { class: 'summary', 'data-role': 'deal-summary', 'data-deal': deal },
-      h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) }),
+      h('div', { class: 'summary-title' }, h('b', { text: t('deal_n', { n: deal }) }),
         h('button', { type: 'button', class: 'btn small', 'data-role': 'dismiss-summary', onclick: () => this.ctx.dismissSummary(),
           text: t('dismiss') })),
       body);
@@ -385,7 +385,7 @@ export class Table {
     return h('section', { class: 'standings', 'data-role': 'match-over' },
       h('h2', { text: t('standings') }),
       view.abandoned ? h('p', { class: 'winners', 'data-role': 'abandoned-standings', text: t('match_abandoned') })  // the host stopped it
-        : h('p', { class: 'winners', text: t('winner_is', { names: winners }) }),
+        : h('p', { class: 'winners', text: t('winners', { names: winners }) }),
       h('ol', { class: 'standings-list' }, order.map((s, i) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
         h('span', { class: 'place', text: `${i + 1}.` }), h('span', { class: 'pname', text: this.ctx.name(s) }),
         h('b', { text: String(totals[s]) })))),
