@@ -47,9 +47,19 @@ export function getLang() { return lang; }
 export function languages() { return LANGS; }
 
 // Switches the language once its catalog is loaded; the listeners re-translate the page.
+// The last choice wins when two loads overlap; a catalog that cannot be loaded keeps the
+// current language.
+let switching = 0;
 export async function setLang(l) {
   if (!LANGS.includes(l)) return;
-  await load(l);
+  const ticket = ++switching;
+  try {
+    await load(l);
+  } catch (e) {
+    console.warn(String(e));
+    return;
+  }
+  if (ticket !== switching) return;
   lang = l;
   localStorage.setItem(KEY, l);
   document.documentElement.lang = l;
