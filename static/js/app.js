@@ -378,9 +378,11 @@ function route() {
   return { name: 'home' };
 }
 
+let renders = 0;  // a home page still waiting for the server must not draw over a later page
 function render() {
   const r = route();
   if (page && page.code && r.name === 'room' && r.code === page.code) return;
+  const drawn = ++renders;
   if (page && page.destroy) page.destroy();
   page = null;
   clear(main);
@@ -394,7 +396,7 @@ function render() {
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
   } else {
-    renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name) }).then(() => {
+    renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name), stale: () => drawn !== renders }).then(() => {
       // browser notifications for calls (notify.js), in the greeting's panel
       const hello = main.querySelector('.home > .panel');
       const toggle = hello && notifyToggle(navigate);

@@ -308,6 +308,7 @@ export function renderNameGate(root, onSaved, code) {
 
 export async function renderHome(root, ctx) {
   if (me()) await ensurePlayer().catch(() => null);
+  if (ctx.stale && ctx.stale()) return;  // the page moved on (a link, the address) meanwhile
   const who = me();
   clear(root);
   const page = h('div', { class: 'home' });
