@@ -2,11 +2,11 @@
 
 URL scheme (README, "Static files"):
 
-- ``/v/<build>/<path>``: every asset the pages load (CSS, JS modules).  ``<build>`` is
-  the first 12 hex digits of a SHA-256 over the whole tree (every file's path and
-  bytes), so a deploy that changes any file changes the prefix of every asset at once,
-  and a page's ES modules, which import each other by relative paths, all come from
-  one build.  ``Cache-Control: public, max-age=31536000, immutable``.
+- ``/v/<build>/<path>``: every asset the pages load (CSS, JS modules, the translation
+  catalogs ``i18n/*.json``).  ``<build>`` is the first 12 hex digits of a SHA-256 over
+  the whole tree (every file's path and bytes), so a deploy that changes any file
+  changes the prefix of every asset at once, and a page's ES modules (and the catalogs
+  they fetch), which name each other by relative paths, all come from one build.  ``Cache-Control: public, max-age=31536000, immutable``.
 - Entries keep one address for ever and are revalidated on every use
   (``Cache-Control: no-cache`` with an ``ETag``): the page at ``/`` and ``/room/{code}``
   (``index.html``, whose ``src`` / ``href`` to files of the tree are rewritten here to

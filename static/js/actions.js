@@ -1,7 +1,7 @@
 // Reading the engine's action strings (ENGINE_API.md "Action notation") and naming them.
 // The client never decides what is legal: it only labels what view.legal lists.
 
-import { t, cardText, cardName, SUIT_SYMBOL, titleName } from './i18n.js';
+import { t, has, cardText, cardName, SUIT_SYMBOL, titleName } from './i18n.js';
 
 const CARD_ACTION = /^(play|marriage|discard|swap|take|give):([2-9TJQKA?][SCDH?])(?:>(\d+))?$/;
 
@@ -56,7 +56,7 @@ export function actionLabel(a, name = (s) => `#${s}`, { spoken = false } = {}) {
     case 'hand': return `${t('whole_hand')} → ${name(p.to)}`;
     case 'title': return t('act_title', { title: titleName(p.title) });
     case 'aside': return t('act_aside');
-    default: return t('act.' + p.kind);
+    default: return has('act.' + p.kind) ? t('act.' + p.kind) : p.raw;
   }
 }
 

@@ -4,7 +4,7 @@
 // with what to do, the turn clock, a bot taking a seat, a player gone or back, and chat.
 // It reads the view the server sent; it decides nothing.
 
-import { t, getLang } from './i18n.js';
+import { t, listOf, number } from './i18n.js';
 import { actionLabel, trickJustTaken } from './actions.js';
 
 const KEEP = 8;  // lines kept in the region (older ones are removed; readers have said them)
@@ -40,8 +40,8 @@ export function tellChanges(before, now, name, prompt) {
   // a deal scored: "Сдача 3: Аня +120, Боря −60" (the engine's last_deal, nothing worked out here)
   const ld = view.last_deal;
   if (prev && ld && Array.isArray(ld.scores) && (!prev.last_deal || prev.last_deal.deal !== ld.deal)) {
-    const fmt = new Intl.NumberFormat(getLang(), { signDisplay: 'exceptZero' });
-    announce(`${t('deal_n', { n: ld.deal })}: ${ld.scores.map((x, s) => `${who(s)} ${fmt.format(x)}`).join(', ')}`);
+    const scores = ld.scores.map((x, s) => `${who(s)} ${number(x, { signDisplay: 'exceptZero' })}`);
+    announce(`${t('deal_n', { n: ld.deal })}: ${listOf(scores)}`);
   }
   // my turn: when it comes, and again after each action while it stays mine (two gives)
   const mine = (view.to_act || []).includes(view.seat);

@@ -13,7 +13,7 @@ import { renderHistory } from './history.js';
 import { ChatBox } from './chat.js';
 import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
-import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
+import { renderPlayer, renderSignIn, callsBanner } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
 import { tellChanges, tellPresence, tellTimer, tellChat } from './announce.js';
 import { startWorker, showNotice, hideNotice } from './pwa.js';
@@ -383,7 +383,7 @@ class RoomPage {
         title: t('invite_ui.invite_btn'), 'aria-label': t('invite_ui.invite_btn'),
         onclick: () => { this.invite = openInvitePanel(this.store.state.room); }, text: t('invite_ui.invite_btn') }),
       h('button', { type: 'button', class: `tool${state.side === 'scores' ? ' on' : ''}`, 'data-role': 'open-scores',
-        onclick: () => toggle('scores'), text: t('scores_btn') }),
+        onclick: () => toggle('scores'), text: t('scores') }),
       h('button', { type: 'button', class: `tool${state.side === 'chat' ? ' on' : ''}`, 'data-role': 'open-chat',
         onclick: () => toggle('chat') }, t('chat'),
       state.unread ? h('span', { class: 'unread', 'data-role': 'unread', title: t('unread', { n: state.unread }), text: String(state.unread) }) : null),
@@ -407,9 +407,11 @@ function route() {
   return { name: 'home' };
 }
 
+let renders = 0;  // a home page still waiting for the server must not draw over a later page
 function render() {
   const r = route();
   if (page && page.code && r.name === 'room' && r.code === page.code) return;
+  const drawn = ++renders;
   if (page && page.destroy) page.destroy();
   page = null;
   clear(main);
@@ -423,7 +425,7 @@ function render() {
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
   } else {
-    renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name) }).then(() => {
+    renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name), stale: () => drawn !== renders }).then(() => {
       // browser notifications for calls (notify.js), in the greeting's panel
       const hello = main.querySelector('.home > .panel');
       const toggle = hello && notifyToggle(navigate);
@@ -451,7 +453,7 @@ function header() {
   const home = document.getElementById('home-link');
   home.textContent = t('lobby');
   home.onclick = (e) => { e.preventDefault(); navigate('/'); };
-  document.getElementById('player-link').textContent = pt('my_page');
+  document.getElementById('player-link').textContent = t('player.my_page');
   setStatus(statusEl.dataset.status);
 }
 

@@ -1,6 +1,7 @@
 // A line chart of the running totals, drawn as SVG by hand.
 
 import { s, h } from './dom.js';
+import { number } from './i18n.js';
 
 export const COLORS = ['#d9480f', '#1c7ed6', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599'];
 
@@ -28,7 +29,7 @@ export function chartEl(series, names, { title = '', xs = null } = {}) {
   if (title) svg.append(s('title', { text: title }));
   for (let v = lo; v <= hi + 1e-9; v += step) {
     svg.append(s('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? 'zero' : 'grid' }));
-    svg.append(s('text', { x: L - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end', text: String(Math.round(v * 10) / 10) }));
+    svg.append(s('text', { x: L - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end', text: number(Math.round(v * 10) / 10, { useGrouping: false }) }));
   }
   const longest = String(xs ? xs[n] ?? n : n).length;  // 3 digits and more: fewer labels, or they touch on a phone
   const every = Math.max(1, Math.ceil(n / (longest > 2 ? 8 : 12)));

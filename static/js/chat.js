@@ -2,7 +2,7 @@
 // arrive while the chat is out of sight (the phone's chat button shows them).
 
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { t, dateTime } from './i18n.js';
 
 export class ChatBox {
   constructor(onSend, { onUnread = () => {} } = {}) {
@@ -45,7 +45,7 @@ export class ChatBox {
   add(msg, { live = true } = {}) {
     if (msg.id !== undefined && this.seen.has(msg.id)) return;
     if (msg.id !== undefined) this.seen.add(msg.id);
-    const time = msg.time ? new Date(msg.time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
+    const time = msg.time ? dateTime(msg.time, { timeStyle: 'short' }) : '';
     this.list.append(h('li', { class: 'chat-msg' },
       h('span', { class: 'time muted', text: time }), ' ',
       h('b', { class: 'chat-name', text: msg.name }), ': ',

@@ -5,7 +5,7 @@
 
 import { holdFocus } from './dialog.js';
 import { h, clear, append } from './dom.js';
-import { t, onLang, SUIT_SYMBOL } from './i18n.js';
+import { t, has, onLang, listOf, dateTime, SUIT_SYMBOL } from './i18n.js';
 import { api } from './api.js';
 import { cardEl, suitEl } from './cards.js';
 import { actionLabel } from './actions.js';
@@ -17,10 +17,6 @@ import { seatName, gameName } from './lobby.js';
 const AUTO_MS = 900;
 const COMMON_KEYS = new Set(['action', 'hands', 'talon', 'trick', 'taken', 'trump', 'marriages', 'contract', 'declarer', 'chooser']);
 
-function known(path) {
-  const v = t(path);
-  return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
-}
 const live = new Set();  // the drawn history views, redrawn on a language switch
 
 onLang(() => { for (const v of [...live]) { if (v.root.isConnected) v.draw(); else { v.stop(); live.delete(v); } } });
@@ -46,7 +42,7 @@ function dealSummaryEl(detail, family, deal, name) {
   const body = fam.summary(sheet, deal, { name });
   if (!body) return null;
   return h('section', { class: 'summary replay-summary', 'data-role': 'deal-summary', 'data-deal': deal },
-    h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) })), body);
+    h('div', { class: 'summary-title' }, h('b', { text: t('deal_n', { n: deal }) })), body);
 }
 
 // --- the replay ----------------------------------------------------------------------------
@@ -162,7 +158,7 @@ class Replay {
     }
     if ((pos.marriages || []).length) {
       items.push(h('span', { 'data-role': 'replay-marriages' }, `${t('marriages')}: `,
-        pos.marriages.map((m) => marriageText(m, (s) => this.name(s))).join(', ')));
+        listOf(pos.marriages.map((m) => marriageText(m, (s) => this.name(s))))));
     }
     const taker = this.talonTaker(steps);
     if (taker !== null) {
@@ -197,7 +193,7 @@ class Replay {
       const cards = (Array.isArray(pile) ? pile.flat(2) : []).filter((c) => typeof c === 'string' && !shown.has(c));
       if (!cards.length) return null;
       return h('div', { class: 'replay-hand rest', 'data-pile': key },
-        h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: known('replay_ui.piles.' + key) || t('face_up') })),
+        h('div', { class: 'replay-who' }, h('span', { class: 'pname', text: t(has('replay_ui.piles.' + key) ? 'replay_ui.piles.' + key : 'face_up') })),
         h('div', { class: 'cards' }, cards.map((c) => cardEl(c, { small: true }))));
     });
   }
@@ -286,7 +282,7 @@ function historyBody(detail, family, { link }) {
   const names = Array.from({ length: n }, (_, s) => seatName(detail.seats.find((x) => x.seat === s)) || `#${s + 1}`);
   const rows = detail.scoresheet || [];
   const series = names.map((_, s) => rows.map((r) => (r.totals || [])[s] ?? 0));
-  const winners = detail.result && detail.result.winners ? detail.result.winners.map((s) => names[s]).join(', ') : null;
+  const winners = detail.result && detail.result.winners ? listOf(detail.result.winners.map((s) => names[s])) : null;
   const roomLink = link ? link(`/room/${detail.room}`, detail.room) : h('a', { href: `/room/${encodeURIComponent(detail.room)}`, text: detail.room });
   const replay = new Replay(detail, family, names);
   return h('div', { class: 'history', 'data-match': detail.id },
@@ -294,7 +290,7 @@ function historyBody(detail, family, { link }) {
       h('h1', null, gameName(detail.variant), ' — ', t('match_n', { n: detail.number })),
       h('p', null,
         h('span', { text: `${t('room')} ` }), roomLink,
-        h('span', { class: 'muted', text: ` · ${t('status_' + detail.status)} · ${new Date(detail.created_at).toLocaleString()}` })),
+        h('span', { class: 'muted', text: ` · ${t('status_' + detail.status)} · ${dateTime(detail.created_at)}` })),
       h('p', { class: 'players' }, names.map((nm, s) => h('span', { class: 'player-chip', text: nm, 'data-seat': s }))),
       winners ? h('p', { class: 'winners', text: t('winners', { names: winners }) }) : null,
       (detail.takebacks || []).length ? h('ul', { class: 'takebacks muted small', 'data-role': 'takebacks' },
@@ -347,7 +343,7 @@ export function openHistoryPanel(matchId) {
   const overlay = h('div', { class: 'lobby-overlay history-overlay', 'data-role': 'history-panel' },
     h('div', { class: 'lobby-dialog wide', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('history') },
       h('div', { class: 'dialog-head' }, h('h2', { text: t('history') }),
-        h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-history', 'aria-label': t('replay_ui.close'),
+        h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-history', 'aria-label': t('close'),
           onclick: () => closeHistoryPanel() }, '✕')),
       content));
   overlay.addEventListener('click', (e) => { if (e.target === overlay) closeHistoryPanel(); });

@@ -4,17 +4,14 @@
 
 import { holdFocus } from './dialog.js';
 import { h, clear, on } from './dom.js';
-import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
+import { t, has, listOf, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
 
 // --- words ---------------------------------------------------------------------------
 
-// t() gives back the last part of the key when a word is missing: tell that apart.
-function known(path, vars) {
-  const v = t(path, vars);
-  return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
-}
+// The catalog's text for a key, or null: the caller has a fallback of its own.
+const known = (path) => (has(path) ? t(path) : null);
 
 // A seated person's or bot's name as the reader should see it.
 export function seatName(s) {
@@ -281,7 +278,7 @@ function createRoomForm(variants, ctx) {
         if (group) group.open = true;
       }
       const opts = base.variant.options || [];
-      err.textContent += ': ' + (named.length ? named.map((x) => optionText(opts.find((o) => o.name === x.name)).label).join(', ') : ex.message);
+      err.textContent += ': ' + (named.length ? listOf(named.map((x) => optionText(opts.find((o) => o.name === x.name)).label)) : ex.message);
     }
   });
   fillVariants();
@@ -311,6 +308,7 @@ export function renderNameGate(root, onSaved, code) {
 
 export async function renderHome(root, ctx) {
   if (me()) await ensurePlayer().catch(() => null);
+  if (ctx.stale && ctx.stale()) return;  // the page moved on (a link, the address) meanwhile
   const who = me();
   clear(root);
   const page = h('div', { class: 'home' });
@@ -341,7 +339,7 @@ export async function renderHome(root, ctx) {
   else {
     list.append(h('ul', { class: 'matches' }, matches.map((m) => h('li', null,
       ctx.link(`#/match/${m.id}`, `${gameName(m.variant)} — ${t('match_n', { n: m.number })}`),
-      h('span', { class: 'muted', text: ` · ${m.seats.map(seatName).join(', ')} · ${t('status_' + m.status)} · ` }),
+      h('span', { class: 'muted', text: ` · ${listOf(m.seats.map(seatName))} · ${t('status_' + m.status)} · ` }),
       ctx.link(`/room/${m.room}`, `${t('room')} ${m.room}`)))));
   }
 }
@@ -403,7 +401,7 @@ export function inviteEl(room, { qr = true } = {}) {
       ok = copyFallback(field, url);
       link.hidden = true;  // the selected field shows the link now
     }
-    status.textContent = ok ? t('invite_ui.copied') : t('invite_ui.copy_hint');
+    status.textContent = ok ? t('copied') : t('invite_ui.copy_hint');
     status.dataset.copied = String(ok);
   };
   const share = async (e) => {
@@ -439,7 +437,7 @@ function drawInvitePanel() {
   const body = h('div', { class: 'lobby-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'invite-title', 'data-role': 'invite-panel' },
     h('div', { class: 'dialog-head' },
       h('h2', { id: 'invite-title', text: t('invite_ui.title') }),
-      h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-invite', onclick: close, 'aria-label': t('invite_ui.close') }, '✕')),
+      h('button', { type: 'button', class: 'btn ghost small', 'data-role': 'close-invite', onclick: close, 'aria-label': t('close') }, '✕')),
     h('p', { class: 'invite-who', 'data-role': 'invite-who', text: isHostOf(room) ? gameName(room.variant, room.variant_name) : inviteLine(room) }),
     seatsSummaryEl(room),
     inviteEl(room),

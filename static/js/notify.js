@@ -7,7 +7,6 @@
 import { h } from './dom.js';
 import { t, variantName } from './i18n.js';
 import { req, me } from './api.js';
-import { pt } from './player.js';
 
 const KEY = 'kozyr.notify_calls';  // 'on' once the player allowed it here
 const SEEN = 'kozyr.calls_notified';  // ids of calls already notified (this browser)
@@ -33,7 +32,7 @@ export async function checkCalls(navigate) {
     if (done.has(c.id)) continue;
     done.add(c.id);
     const note = new Notification(t('notify_title'), {
-      body: pt('called', { name: c.from.name, variant: variantName(c.variant) }), tag: `kozyr-call-${c.id}` });
+      body: t('player.called', { name: c.from.name, variant: variantName(c.variant) }), tag: `kozyr-call-${c.id}` });
     note.onclick = () => { window.focus(); navigate(`/room/${encodeURIComponent(c.room)}`); note.close(); };
     shown += 1;
   }

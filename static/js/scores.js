@@ -3,9 +3,8 @@
 import { h } from './dom.js';
 import { t, titleName } from './i18n.js';
 import { suitEl } from './cards.js';
+import { fmt, signed } from './families/common.js';
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
-const num = (n) => (typeof n === 'number' && !Number.isInteger(n) ? n.toFixed(1) : String(n));
 
 // A column head short enough for four players in a narrow panel: the first 7 letters.
 export function shortName(name) {
@@ -21,7 +20,7 @@ function headRow(names, first, last = []) {
 
 // The modern Тысяча's marks (M-30 row events): a short word in the cell, the long one in the
 // title and in the legend under the sheet.  Only what the row says is shown.
-// (the short word: modern.mark.<event> in i18n_modern.js; the long one: modern.ev.<event>)
+// (the short word: modern.mark.<event> in the catalogs, static/i18n/; the long one: modern.ev.<event>)
 
 function marksOf(r, s) {
   const out = [];
@@ -102,13 +101,13 @@ function kingSheet(rows, names) {
   // the players' numbers first, the contract (the widest column) last
   const body = rows.map((r) => h('tr', null,
     h('td', { class: 'dealno', text: String(r.deal) }),
-    names.map((_, s) => h('td', { class: `score${r.scores[s] < 0 ? ' neg' : ''}${r.scores[s] > 0 ? ' pos' : ''}`, text: num(r.scores[s]) })),
+    names.map((_, s) => h('td', { class: `score${r.scores[s] < 0 ? ' neg' : ''}${r.scores[s] > 0 ? ' pos' : ''}`, text: fmt(r.scores[s]) })),
     h('td', { class: 'contract-cell' }, kingContract(r),
       [r.orderer, r.chooser].some((x) => x !== null && x !== undefined)
         ? h('small', { class: 'muted', text: ` · ${shortName(names[r.orderer ?? r.chooser] ?? '')}` }) : null)));
   const last = rows[rows.length - 1];
   const foot = last ? h('tfoot', null, h('tr', null, h('th', { text: 'Σ', title: t('total'), 'aria-label': t('total') }),
-    names.map((_, s) => h('th', { class: 'score', text: num(last.totals[s]) })), h('th'))) : null;
+    names.map((_, s) => h('th', { class: 'score', text: fmt(last.totals[s]) })), h('th'))) : null;
   return h('table', { class: 'sheet king' }, h('thead', null, headRow(names, ['#'], [t('contract')])), h('tbody', null, body), foot);
 }
 

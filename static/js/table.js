@@ -5,7 +5,7 @@
 // held with "<name> takes" and then swept to the winner.
 
 import { h, on } from './dom.js';
-import { t, titleName, cardName } from './i18n.js';
+import { t, has, listOf, number, titleName, cardName } from './i18n.js';
 import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
 import { groupLegal, actionLabel, trickJustTaken } from './actions.js';
@@ -305,7 +305,7 @@ export class Table {
     const connected = !!info.connected || info.is_bot;
     const fan = pos === 'bottom' ? null : h('div', { class: 'fan' },
       Array.from({ length: Math.min(count, 8) }, () => backEl({ small: true })),
-      h('span', { class: 'count', text: String(count) }));
+      h('span', { class: 'count', text: String(count), title: t('cards_n', { n: count }) }));
     const clock = timer && timer.seat === seat
       ? h('span', { class: 'countdown', 'data-role': 'countdown', 'data-deadline': timer.deadline, text: '' }) : null;
     const el = h('div', {
@@ -328,7 +328,7 @@ export class Table {
   }
 
   infoStrip(view, fam, state) {
-    const hasHelp = typeof t(helpKey(view, fam)) === 'string' && t(helpKey(view, fam)) !== view.phase;
+    const hasHelp = has(helpKey(view, fam));
     return h('div', { class: 'info-strip' },
       h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
       fam.infoItems(view, this.ctx),
@@ -375,7 +375,7 @@ export class Table {
     const body = fam.summary(view, deal, this.ctx);
     if (!body) return null;
     return h('section', { class: 'summary', 'data-role': 'deal-summary', 'data-deal': deal },
-      h('div', { class: 'summary-title' }, h('b', { text: t('summary_deal', { n: deal }) }),
+      h('div', { class: 'summary-title' }, h('b', { text: t('deal_n', { n: deal }) }),
         h('button', { type: 'button', class: 'btn small', 'data-role': 'dismiss-summary', onclick: () => this.ctx.dismissSummary(),
           text: t('dismiss') })),
       body);
@@ -385,12 +385,12 @@ export class Table {
     const result = view.result || {};
     const totals = result.totals || view.totals || [];
     const order = totals.map((v, s) => s).sort((a, b) => totals[b] - totals[a]);
-    const winners = (result.winners || []).map((s) => this.ctx.name(s)).join(', ');
+    const winners = listOf((result.winners || []).map((s) => this.ctx.name(s)));
     const href = this.ctx.historyHref();
     return h('section', { class: 'standings', 'data-role': 'match-over' },
       h('h2', { text: t('standings') }),
       view.abandoned ? h('p', { class: 'winners', 'data-role': 'abandoned-standings', text: t('match_abandoned') })  // the host stopped it
-        : h('p', { class: 'winners', text: t('winner_is', { names: winners }) }),
+        : h('p', { class: 'winners', text: t('winners', { names: winners }) }),
       h('ol', { class: 'standings-list' }, order.map((s, i) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
         h('span', { class: 'place', text: `${i + 1}.` }), h('span', { class: 'pname', text: this.ctx.name(s) }),
         h('b', { text: String(totals[s]) })))),
@@ -428,9 +428,8 @@ export class Table {
   promptEl(view, groups, mine) {
     if (view.phase === 'match_over') return h('div', { class: 'prompt muted', 'data-role': 'prompt', text: t('match_over') });
     if (!mine) {
-      const who = (view.to_act || []).map((s) => this.ctx.name(s)).join(', ');
-      const text = typeof t('wait.' + view.phase) === 'string' && t('wait.' + view.phase) !== view.phase
-        ? t('wait.' + view.phase, { name: who }) : t('wait.other', { name: who });
+      const who = listOf((view.to_act || []).map((s) => this.ctx.name(s)));
+      const text = t(has('wait.' + view.phase) ? 'wait.' + view.phase : 'wait.other', { name: who });
       return h('div', { class: 'prompt muted', 'data-role': 'prompt', text });
     }
     const kinds = new Set([...groups.byCard.values()].flat().map((p) => p.kind).concat(groups.buttons.map((p) => p.kind)));
@@ -615,12 +614,12 @@ function describeTable(view, name) {
   if (hand.length) {
     const bySuit = SUIT_ORDER.map((suit) => hand.filter((c) => c[1] === suit))
       .filter((cards) => cards.length)
-      .map((cards) => `${t('suits.' + cards[0][1])}: ${cards.map((c) => t('card_ranks.' + c[0])).join(', ')}`);
+      .map((cards) => `${t('suits.' + cards[0][1])}: ${listOf(cards.map((c) => t('card_ranks.' + c[0])), { type: 'unit' })}`);
     parts.push(`${t('your_hand')}: ${bySuit.join('; ')}`);
   }
   const trick = view.trick || [];
-  parts.push(trick.length ? `${t('trick')}: ${trick.map(([seat, c]) => `${name(seat)} ${cardName(c)}`).join(', ')}`
+  parts.push(trick.length ? `${t('trick')}: ${listOf(trick.map(([seat, c]) => `${name(seat)} ${cardName(c)}`))}`
     : t('trick_empty'));
-  if (Array.isArray(view.totals)) parts.push(`${t('total')}: ${view.totals.map((x, s) => `${name(s)} ${x}`).join(', ')}`);
+  if (Array.isArray(view.totals)) parts.push(`${t('total')}: ${listOf(view.totals.map((x, s) => `${name(s)} ${number(x)}`))}`);
   return parts.join('. ');
 }

@@ -97,7 +97,8 @@ def test_modules_import_each_other_by_relative_paths_so_they_stay_in_the_prefix(
 def test_the_client_sets_no_style_attribute_and_no_inline_handler():
     """The CSP refuses style attributes (style-src 'self'): styles go through the CSSOM
     (dom.js setStyle, which refuses a string); the browser tests catch the rest at run time."""
-    bad = re.compile(r"""\bstyle\s*[=:]\s*['"`]|setAttribute\(\s*['"]style|cssText|\bon[a-z]+\s*=\s*['"]|javascript:"""
+    # (Intl's `style` option — {style: 'percent'}, ListFormat's 'long' — is no style attribute)
+    bad = re.compile(r"""\bstyle\s*[=:]\s*['"`](?!(percent|decimal|currency|unit|long|short|narrow)['"`])|setAttribute\(\s*['"]style|cssText|\bon[a-z]+\s*=\s*['"]|javascript:"""
                      r"""|innerHTML|outerHTML|insertAdjacentHTML|\beval\(|new Function""")
     for path in [*STATIC.rglob("*.js"), *STATIC.rglob("*.html")]:
         if path.is_relative_to(VENDOR):
@@ -330,3 +331,65 @@ def test_an_internal_error_keeps_the_security_headers(tmp_path):
             assert r.headers["x-frame-options"] == "DENY"
     finally:
         app.state.db.dispose()
+
+
+# --- the translation catalogs (static/i18n/<lang>.json, loaded by js/i18n.js) -------------
+
+LANGS = ("ru", "pl", "en")
+PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}
+
+
+def catalog_texts(node, path=""):
+    """(key, text) of a catalog: a string, a list (bot names) or a plural entry (a dict
+    with `other` and only CLDR forms)."""
+    for key, value in node.items():
+        here = f"{path}.{key}" if path else key
+        if isinstance(value, dict) and not ("other" in value and set(value) <= PLURAL_FORMS):
+            yield from catalog_texts(value, here)
+        else:
+            yield here, value
+
+
+def test_the_catalogs_are_served_like_the_modules(client, site):
+    """js/i18n.js asks for ../i18n/<lang>.json beside itself: under the build prefix,
+    immutable, gzipped."""
+    assert "new URL(`../i18n/${l}.json`, import.meta.url)" in (STATIC / "js" / "i18n.js").read_text()
+    for lang in LANGS:
+        r = client.get(site.prefix + f"i18n/{lang}.json", headers=GZIP)
+        assert r.status_code == 200
+        assert r.headers["cache-control"] == IMMUTABLE
+        assert r.headers["content-type"] == "application/json"
+        assert r.headers["content-encoding"] == "gzip"
+        assert r.json()["player"]["my_page"]
+
+
+def test_every_catalog_has_the_same_keys_and_sound_plurals():
+    """ru, pl and en have the same keys; a plural entry has `other` and only CLDR forms; a
+    translation keeps every {var} of the English text (a plural form may leave out {n})."""
+    cats = {lang: dict(catalog_texts(json.loads((STATIC / "i18n" / f"{lang}.json").read_text()))) for lang in LANGS}
+    assert set(cats["ru"]) == set(cats["pl"]) == set(cats["en"])
+    var = re.compile(r"\{(\w+)\}")
+
+    def texts(entry):
+        return list(entry.values()) if isinstance(entry, dict) else [entry] if isinstance(entry, str) else []
+    for key, en in cats["en"].items():
+        wanted = set(var.findall(" ".join(texts(en))))
+        for lang in ("ru", "pl"):
+            for text in texts(cats[lang][key]):
+                assert set(var.findall(text)) | {"n"} >= wanted, (lang, key, text)
+    assert set(cats["ru"]["cards_n"]) == {"one", "few", "many", "other"}
+    assert set(cats["en"]["cards_n"]) == {"one", "other"}
+
+
+def test_no_gendered_past_tense_about_a_player_in_ru_and_pl():
+    """What a player did is said without a masculine past tense ("{name} берёт прикуп",
+    "{name} bierze musik", "сыграно", "poddane"): the forms the catalogs used to have."""
+    gendered = {"ru": r"вернул|взял|сдался|сыграл|расписал|отказался|вернулся|был|слез|упал|сбит|играл|потребовал"
+                      r"|закончил|согласен|него",
+                "pl": r"poddał|zrezygnował|wziął|cofnął|był|zszedł|spadł|zrzucony|grał|zażądał|odrzucił|zakończył"
+                      r"|niego|winien"}
+    for lang, words in gendered.items():
+        pattern = re.compile(rf"(?<!\w)({words})(?!\w)", re.IGNORECASE)
+        for key, value in catalog_texts(json.loads((STATIC / "i18n" / f"{lang}.json").read_text())):
+            for text in (value.values() if isinstance(value, dict) else [value] if isinstance(value, str) else []):
+                assert not pattern.search(text), (lang, key, text)

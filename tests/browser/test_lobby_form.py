@@ -144,7 +144,7 @@ def test_rules_that_do_not_go_together_are_named_in_words_M35(server, new_page):
     form.locator("[data-role=create]").click()
     error = form.locator("[data-role=create-error]")
     page.wait_for_function("() => document.querySelector('[data-role=create-error]').textContent !== ''")
-    assert error.inner_text() == "Эти правила не сочетаются: Играть до, Бочка ниже цели на"
+    assert error.inner_text() == "Эти правила не сочетаются: Играть до и Бочка ниже цели на"
     no_raw_ids(error.inner_text())
     assert form.locator(".field.option.invalid").count() == 2
     assert page.url.endswith("/")

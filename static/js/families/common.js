@@ -1,10 +1,11 @@
 // What every family shares: a summary table of one deal and the match's final standings.
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, number } from '../i18n.js';
 
 export const signed = (n) => (typeof n !== 'number' ? String(n ?? '') : (n > 0 ? `+${fmt(n)}` : fmt(n)));
-export const fmt = (n) => (typeof n === 'number' && !Number.isInteger(n) ? n.toFixed(1) : String(n));
+// a score as the language writes it: 12,5 in ru / pl, 12.5 in en; no grouping (a column of totals)
+export const fmt = (n) => (typeof n === 'number' ? number(n, { maximumFractionDigits: 1, useGrouping: false }) : String(n ?? ''));
 
 // columns: [{head, cell(seat) -> node|string, cls}]
 export function seatTable(n, ctx, columns, rowClass = () => '') {

@@ -15,7 +15,7 @@ export default {
   name: 'king',
 
   seatStats(view, seat) {
-    return view.tricks_taken ? [h('span', { class: 'tricks', text: `${t('tricks')}: ${view.tricks_taken[seat]}` })] : [];
+    return view.tricks_taken ? [h('span', { class: 'tricks', text: t('tricks_n', { n: view.tricks_taken[seat] }) })] : [];
   },
 
   infoItems(view, ctx) {
@@ -40,7 +40,7 @@ export default {
       who !== null && who !== undefined ? ` · ${ctx.name(who)}` : null),
     seatTable(r.scores.length, ctx, [
       { head: t('change'), cls: 'num', cell: (s) => changeCell(r, s) },
-      { head: t('total_short'), cls: 'num', cell: (s) => fmt(r.totals[s]) },
+      { head: t('total'), cls: 'num', cell: (s) => fmt(r.totals[s]) },
     ])];
   },
 };

@@ -39,7 +39,7 @@ export default {
     }
     const marr = (view.marriages || []).filter(([s]) => s === seat);
     if (marr.length) bits.push(h('span', { class: 'badge' }, t('marriage_word') + ' ', marr.map(([, suit]) => suitEl(suit))));
-    if (view.tricks_won && view.phase === 'play') bits.push(h('span', { class: 'tricks', text: `${t('tricks')}: ${view.tricks_won[seat]}` }));
+    if (view.tricks_won && view.phase === 'play') bits.push(h('span', { class: 'tricks', text: t('tricks_n', { n: view.tricks_won[seat] }) }));
     if (isModern(view)) {
       if ((view.on_barrel || [])[seat]) bits.push(h('span', { class: 'badge barrel', 'data-role': 'barrel', text: t('modern.stat.barrel', { n: view.barrel_left[seat] }) }));
       if ((view.bolts || [])[seat]) bits.push(h('span', { class: 'badge bolts', 'data-role': 'bolts', text: t('modern.stat.bolts', { n: view.bolts[seat] }) }));
@@ -113,7 +113,7 @@ export default {
       // M-30: what each wrote before the barrel, the bolts and the dump changed it
       Array.isArray(r.written) ? { head: t('modern.written'), cls: 'num', cell: (s) => signed(r.written[s]) } : null,
       { head: t('change'), cls: 'num', cell: (s) => changeCell(r, s) },
-      { head: t('total_short'), cls: 'num', cell: (s) => fmt(r.totals[s]) },
+      { head: t('total'), cls: 'num', cell: (s) => fmt(r.totals[s]) },
     ].filter(Boolean), (s) => (s === d ? 'declarer' : ''))];
   },
 };
