@@ -4,9 +4,10 @@
 
 import { holdFocus } from './dialog.js';
 import { h, clear } from './dom.js';
-import { t, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
+import { t, cardText, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
+import { seatName, gameName } from './names.js';
 
 // --- words ---------------------------------------------------------------------------
 
@@ -14,17 +15,6 @@ import { openHistoryPanel } from './history.js';
 function known(path, vars) {
   const v = t(path, vars);
   return typeof v === 'string' && v !== path.split('.').pop() ? v : null;
-}
-
-// A seated person's or bot's name as the reader should see it.
-export function seatName(s) {
-  if (!s) return '';
-  if (s.is_bot || s.bot_key) return botKeyName(s.bot_key, s.level);
-  return s.name || '';
-}
-
-export function gameName(id, fallback) {
-  return known('house.variant_names.' + id) || variantName(id, fallback);
 }
 
 const START_TOTAL = /^start_total_(\d+)$/;
