@@ -16,6 +16,7 @@ import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner, pt } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
 import { tellChanges } from './announce.js';
+import { showOutdated } from './outdated.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -158,7 +159,9 @@ class RoomPage {
       case 'chat': this.chat.add(msg); break;
       case 'error': if (!msg.client_id) toast(errorText(msg)); break;
       case 'pong': break;
-      default: console.warn('kozyr: unknown message type', msg.type, msg);  // eslint-disable-line no-console
+      default:  // a message this page does not know: the server is newer than this page
+        console.warn('kozyr: unknown message type', msg.type, msg);  // eslint-disable-line no-console
+        showOutdated();
     }
   }
 

@@ -37,6 +37,7 @@ const en = {
   status_finished: 'finished', status_waiting: 'waiting', loading: 'Loading…', error: 'Error',
   not_found: 'Not found.', played: 'Played', discarded: 'Discarded', no_deals: 'No finished deal yet.',
   took_back: '{name} took back {action}, agreed by all',
+  outdated: 'This page is out of date: the game has been updated. Reload it to play on.', reload: 'Reload',
   started: 'Started', dealt: 'As dealt', trick_won_by: 'taken by {name}', spectating: 'You are watching.',
   options: 'Options', last_deal: 'Last deal', phases: {
     bidding: 'Bidding', talon: 'Talon', play: 'Play', choose: 'Choosing', spare: 'Spare hands',
@@ -104,6 +105,7 @@ const ru = {
   status_finished: 'окончена', status_waiting: 'ожидание', loading: 'Загрузка…', error: 'Ошибка',
   not_found: 'Не найдено.', played: 'Сыграно', discarded: 'Снесено', no_deals: 'Ни одной сдачи ещё не сыграно.',
   took_back: '{name} вернул ход {action} с согласия всех',
+  outdated: 'Страница устарела: игра обновилась. Перезагрузите её, чтобы играть дальше.', reload: 'Перезагрузить',
   started: 'Начата', dealt: 'Как сдано', trick_won_by: 'взял(а) {name}', spectating: 'Вы смотрите.',
   options: 'Правила', last_deal: 'Последняя сдача', phases: {
     bidding: 'Торговля', talon: 'Прикуп', play: 'Розыгрыш', choose: 'Выбор игры', spare: 'Лишние руки',
@@ -172,6 +174,7 @@ const pl = {
   status_finished: 'zakończona', status_waiting: 'oczekuje', loading: 'Ładowanie…', error: 'Błąd',
   not_found: 'Nie znaleziono.', played: 'Zagrane', discarded: 'Zrzucone', no_deals: 'Żadne rozdanie jeszcze się nie skończyło.',
   took_back: '{name} cofnął ruch {action} za zgodą wszystkich',
+  outdated: 'Ta strona jest nieaktualna: gra została zaktualizowana. Odśwież ją, aby grać dalej.', reload: 'Odśwież',
   started: 'Początek', dealt: 'Rozdane', trick_won_by: 'bierze {name}', spectating: 'Oglądasz.',
   options: 'Zasady', last_deal: 'Ostatnie rozdanie', phases: {
     bidding: 'Licytacja', talon: 'Musik', play: 'Rozgrywka', choose: 'Wybór gry', spare: 'Wolne ręce',
