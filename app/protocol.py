@@ -3,7 +3,7 @@
 Client → server: ``hello`` (alias ``resume``), ``action``, ``chat``, ``ping``,
 ``back``, ``takeover``, ``takeback``, ``takeback_answer``, ``end_match``.
 Server → client: ``welcome``, ``view``, ``delta``, ``ack``, ``error``, ``chat``,
-``presence``, ``room``, ``timer``, ``takeback``, ``takeback_done``, ``pong``.  Every server message carries ``version``:
+``presence``, ``room``, ``timer``, ``takeback``, ``takeback_done``, ``pong``, ``reload``.  Every server message carries ``version``:
 the number of actions applied in the room's current match (0 without one)
 and ``match``, that match's id (or null).  README.md "Server" documents them.
 """
@@ -26,6 +26,9 @@ class Hello(_In):
     last_match: str | None = Field(None, max_length=64)
     # "delta": after an action, send what changed (``delta``) instead of the whole view
     accept: list[Annotated[str, Field(max_length=32)]] | None = Field(None, max_length=8)
+    # the client's build (the /v/<build>/ its modules came from): another than the server's
+    # is answered with ``reload`` after the welcome (an old cached page after a deploy)
+    build: str | None = Field(None, max_length=32)
 
 
 class ActionIn(_In):
@@ -183,8 +186,14 @@ class Pong(_Out):
     nonce: str | int | None = None
 
 
+class Reload(_Out):
+    """The page's build (``hello.build``) is not the server's: it should reload."""
+    type: Literal["reload"] = "reload"
+    build: str
+
+
 ServerMessage = Annotated[Welcome | ViewMsg | Delta | Ack | Error | ChatOut | Presence | RoomMsg
-                          | Timer | TakebackMsg | TakebackDone | Pong,
+                          | Timer | TakebackMsg | TakebackDone | Pong | Reload,
                           Field(discriminator="type")]
 #: Validates what the server sends (the server builds plain dicts for speed; tests check them).
 server_message = TypeAdapter(ServerMessage)

@@ -29,12 +29,24 @@ MODEL = PlackettLuce()
 
 
 def places(result: dict, seat_count: int) -> list[int]:
-    """Each seat's place (1 = first) from an engine ``result()``: the winners first,
-    then the others by total, higher first; equal totals share a place (1, 2, 2, 4)."""
+    """Each seat's place (1 = first): the engine's ``result()["places"]`` (the family's
+    tie rules applied).  A result without them (a match the host stopped, a match
+    finished before the engine gave places): the winners first, then the others by
+    total, higher first; equal totals share a place (1, 2, 2, 4)."""
+    given = result.get("places")
+    if isinstance(given, list) and len(given) == seat_count:
+        return [int(p) for p in given]
     totals = [float(t) for t in result.get("totals") or [0] * seat_count]
     winners = set(result.get("winners") or [])
     key = [(0 if seat in winners else 1, -totals[seat]) for seat in range(seat_count)]
     return [1 + sum(1 for other in key if other < mine) for mine in key]
+
+
+def with_places(result: dict | None, seat_count: int) -> dict | None:
+    """``result`` with ``places`` (see :func:`places`) when it has totals to place."""
+    if not result or "places" in result or len(result.get("totals") or []) != seat_count:
+        return result
+    return {**result, "places": places(result, seat_count)}
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -296,6 +296,24 @@ def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
 
 
 # --------------------------------------------------------------------------
+# Final places
+
+
+def places_of(keys: Sequence[Any], winners: Iterable[int]) -> list[int]:
+    """Each seat's final place (1 = first) for ``result()["places"]``.
+
+    ``winners`` (the family's winners, its tie rule for first place applied) are
+    first; every other seat is placed below them by its ``keys`` entry, higher
+    first (a total, or a tuple holding the family's tie-breaks).  Seats whose
+    entries are equal share a place and the places they fill are skipped, as in
+    a sports table: ``1, 2, 2, 4``.  None of the rules orders ties below first
+    place (T-29, M-29, K-14 speak of the winner only), so there equal totals share."""
+    first = set(winners)
+    ranked = [(seat in first, keys[seat]) for seat in range(len(keys))]
+    return [1 + sum(1 for other in ranked if other > mine) for mine in ranked]
+
+
+# --------------------------------------------------------------------------
 # Determinization helper
 
 
@@ -398,6 +416,7 @@ class Match:
     _hand_order: dict[str, tuple[int, int]] | None = None  # _sorted's keys, made at its first call
     _record_end = False  # deal_positions: keep the positions as a deal ends
     _end_positions: dict | None = None
+    _talon_went_to: int | None = None  # deal_positions: set by _talon_taken during an action
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Resolve the ``STAGES`` table to the class's own (maybe overridden) methods."""
@@ -755,11 +774,25 @@ class Match:
         ``{"deal", "steps"}``: step 0 is the deal as dealt, then one step per
         action of the deal (a struck Król deal's actions included), each
         ``{"action": [seat, action] | None, "hands", "talon", "trick",
-        "taken", "trump", "marriages", "contract", "declarer"}`` plus the
-        family's own piles (``face_up``, ``stock``, ``aside`` ...); a key the
-        family lacks is None.  The last step shows the deal as it ended,
-        before the next deal is dealt.  ``ValueError`` for a deal that is not
-        finished."""
+        "taken", "trump", "marriages", "contract", "declarer", "won_by",
+        "talon_to"}`` plus the family's own piles (``face_up``, ``stock``,
+        ``aside`` ...); a key the family lacks is None.  The last step shows
+        the deal as it ended, before the next deal is dealt.  ``ValueError``
+        for a deal that is not finished.
+
+        What happened at a step, as the engine decided it (a client infers
+        nothing from the piles):
+
+        * ``won_by``: the seat that took the trick this step's card completed
+          (rule C-4; that trick is already in his ``taken`` pile, its cards are
+          the previous step's ``trick`` and this step's card), else None;
+        * ``talon_to``: the seat into whose hand the talon (Тысяча's прикуп /
+          musik) went at this step, else None (always None in the families
+          without a talon, Кинг and Король / Król).  Тысяча 1001 and the modern
+          3-4 seat game: the declarer, at the call that ends the bidding (T-14,
+          M-10); the two-player games: the declarer, at ``take:`` (his pair;
+          T-19, M-11); ``thousand-1000``: the declarer, at the last ``give:``,
+          when the talon's last card goes into his hand (T-17)."""
         numbers = [h["deal"] for h in self._history]
         if type(deal) is not int or deal not in numbers:
             raise ValueError(f"deal {deal!r} is not a finished deal of this match "
@@ -770,11 +803,18 @@ class Match:
         for seat, action in self.actions[:start]:
             twin.apply_unchecked(seat, action)
         twin._record_end = True
-        steps = [{"action": None, **twin._positions_now()}]
+        steps = [{"action": None, **twin._positions_now(), "won_by": None, "talon_to": None}]
         for seat, action in self._history[index]["actions"]:
+            trick_before = twin.last_trick
+            twin._talon_went_to = None
             twin.apply_unchecked(seat, action)
             ended, twin._end_positions = twin._end_positions, None
-            steps.append({"action": [seat, action], **(ended or twin._positions_now())})
+            # Every family replaces last_trick (a new dict naming its winner) when a
+            # trick is complete, and only then (rule C-4).
+            closed = twin.last_trick if twin.last_trick is not trick_before else None
+            steps.append({"action": [seat, action], **(ended or twin._positions_now()),
+                          "won_by": closed["winner"] if closed else None,
+                          "talon_to": twin._talon_went_to})
         return {"deal": deal, "steps": steps}
 
     def _fresh(self) -> Match:
@@ -838,6 +878,12 @@ class Match:
         if len(set(every)) != len(every) or len(every) != len(self.deck):
             raise ValueError("preset deal: each card of the deck must appear exactly once")
         return hands, rest
+
+    def _talon_taken(self, seat: int) -> None:
+        """A family calls this where its rule puts the talon into ``seat``'s hand:
+        ``deal_positions`` reports it as the step's ``talon_to``."""
+        if self._record_end:
+            self._talon_went_to = seat
 
     def _log(self, seat: int | None, action: str, hidden: str | None = None,
              seen_by: Iterable[int] = ()) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import UnknownDeal, UnknownMatch
@@ -153,11 +153,31 @@ async def scoresheet_csv(match_id: MatchId, history: HistoryDep) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="kozyr-{match_id}.csv"'})
 
 
+class PositionStep(BaseModel):
+    """One step of the engine's ``deal_positions``: where every card lies after the step's
+    action, and what the engine decided at it; the family's own piles (face_up, stock,
+    aside, spares, discards, chooser ...) as further keys."""
+
+    model_config = ConfigDict(extra="allow")
+    action: list[int | str] | None = Field(description="[seat, action]; null at step 0, the deal as dealt")
+    hands: list[list[str]] = Field(description="per seat, sorted")
+    talon: list[str] | None
+    trick: list[list[int | str]] = Field(description="[seat, card] in play order")
+    taken: list[list[str]] | None = Field(description="per seat, the cards of the tricks taken")
+    trump: str | None
+    marriages: list[list[int | str]] | None
+    contract: int | str | None
+    declarer: int | None
+    won_by: int | None = Field(description="the seat that took the trick this step's card completed (rule C-4)")
+    talon_to: int | None = Field(description="the seat into whose hand the talon went at this step (Тысяча)")
+
+
 class DealPositions(BaseModel):
     deal: int
-    steps: list[dict[str, Any]] = Field(
+    steps: list[PositionStep] = Field(
         description="step 0 as dealt, then one per action: where every card lies (hands, talon, "
-                    "trick, taken ...), trump, marriages, contract, declarer")
+                    "trick, taken ...), trump, marriages, contract, declarer, who took the trick "
+                    "(won_by) and the talon (talon_to)")
 
 
 @router.get("/{match_id}/deals/{deal}/positions", response_model=DealPositions,

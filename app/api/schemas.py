@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, JsonValue
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
 from pydantic.config import JsonDict
 
 from engine import VARIANTS, find_variant
@@ -199,6 +199,20 @@ class MatchPlayerPublic(BaseModel):
     bot_key: str | None = None
 
 
+class MatchResult(BaseModel):
+    """The engine's ``result()`` of a finished match (or the running totals of one the
+    host stopped), with the family's own keys (goal, kings, titles, relative ...)."""
+
+    model_config = ConfigDict(extra="allow")
+    totals: list[int | float] = Field(default_factory=list, description="per seat")
+    winners: list[int] = Field(default_factory=list, description="the seats that won (none when stopped)")
+    places: list[int] = Field(
+        default_factory=list,
+        description="per seat, 1 = first: the engine's places, the family's tie rules applied "
+                    "(T-29, M-29, K-14, R-4); equal totals share a place where the rules say "
+                    "nothing (1, 2, 2, 4). A stopped match: by its running totals")
+
+
 class MatchSummary(BaseModel):
     id: str
     room: str
@@ -208,7 +222,7 @@ class MatchSummary(BaseModel):
     seats: list[MatchPlayerPublic]
     status: str
     version: int
-    result: dict[str, Any] | None
+    result: MatchResult | None
     created_at: str
     finished_at: str | None
 

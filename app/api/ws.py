@@ -84,6 +84,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     token = ws.query_params.get("token")
     last_version: str | int | None = ws.query_params.get("last_version")
     accept = (ws.query_params.get("accept") or "").split(",")[:8]  # ?accept=delta, as in hello
+    build = ws.query_params.get("build")  # ?build=, as in hello
     if not token:
         try:
             text = await asyncio.wait_for(_receive_text(ws), settings.hello_timeout)
@@ -102,6 +103,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         token = hello.token
         last_version = hello.last_version
         accept = hello.accept or accept
+        build = hello.build or build
 
     player = await state.players.find(token)
     if player is None:
@@ -118,7 +120,8 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)
     try:
         await _session(conn, last_version is not None, settings=settings, rooms=rooms, matches=state.matches,
-                       play=state.play, takebacks=state.takebacks, abandon=state.abandon)
+                       play=state.play, takebacks=state.takebacks, abandon=state.abandon,
+                       stale_build=bool(build) and build != ws.app.state.static.build)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -141,13 +144,15 @@ def _leave_room(hub: Hub, rooms: RoomService, conn: Conn) -> None:
 
 
 async def _session(conn: Conn, resume: bool, *, settings: Settings, rooms: RoomService, matches: MatchLoop,
-                   play: Play, takebacks: Takebacks, abandon: Abandon) -> None:
+                   play: Play, takebacks: Takebacks, abandon: Abandon, stale_build: bool = False) -> None:
     ws = conn.ws
     limit = settings.max_message_bytes
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     version, match_id = rooms.stamp(conn.room_code)
     conn.send({"type": "welcome", "version": version, "match": match_id, "room": conn.room_code,
                "player": conn.player_id, "name": conn.name, "seat": conn.seat})
+    if stale_build:  # the page is an older (or newer) build than ours: it should reload
+        conn.send({"type": "reload", "version": version, "match": match_id, "build": ws.app.state.static.build})
     # A reconnect does not end a takeover: only the person's action or "back" does.
     await matches.send_state(conn, resume)
     rooms.announce(conn.room_code)

@@ -24,7 +24,11 @@ def _at(values: Any, seat: int) -> Any:
 
 
 def made(row: dict) -> bool | None:
-    """Тысяча: did the declarer make the contract (its score for the deal is positive)?"""
+    """Тысяча: did the declarer make the contract?  The engine's row says it (``made``:
+    true, false, or null for a deal not played out); a row stored before it did is
+    read by the sign of the declarer's score."""
+    if "made" in row:
+        return row["made"] if isinstance(row["made"], bool) else None
     declarer = _int(row.get("declarer"))
     if declarer is None:
         return None

@@ -12,6 +12,7 @@ from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
 from ..db.session import Database
+from ..ratings import with_places
 from .live import ABANDON, LiveMatch, undone_target
 from .replays import ReplayCache
 from .takeback import masked
@@ -74,7 +75,7 @@ class History:
             "id": row.id, "room": room_code or store.room_code_of(s, row.room_id), "number": row.number,
             "variant": row.variant, "options": row.options, "seats": store.match_seats(s, row.id),
             "status": row.status, "version": max(row.version, live.version if live else 0),
-            "result": row.result, "created_at": store.utc(row.created_at),
+            "result": with_places(row.result, row.seat_count), "created_at": store.utc(row.created_at),
             "finished_at": store.utc(row.finished_at),
         }
 
@@ -99,6 +100,8 @@ class History:
     def detail(self, match_id: str) -> dict:
         info, row, match = self._load(match_id)
         finished = row.status in OVER
+        if match.is_over():  # the engine's own result (its places by the family's tie rules)
+            info["result"] = match.result()
         return {**info,
                 "seed": row.seed if finished else None,
                 "first_dealer": row.first_dealer if finished else None,

@@ -55,6 +55,7 @@ from ..core import (
     assign_hidden,
     check,
     deal_cards_round,
+    places_of,
     register,
 )
 from ..tricks import FollowRule, winning_play
@@ -309,10 +310,12 @@ class KingMatch(Match):
         return (self.dealer + 1) % self.seats  # rules K-2, K-16: to the left
 
     def _final_result(self) -> dict:
-        """Rule K-14: the totals of the last row; the highest total wins (ties share)."""
+        """Rule K-14: the totals of the last row; the highest total wins (ties share).
+        K-14 says nothing of the other places: equal totals share one (places_of)."""
         best = max(self.running)
-        return {"totals": list(self.running),
-                "winners": [s for s, t in enumerate(self.running) if t == best]}
+        winners = [s for s, t in enumerate(self.running) if t == best]
+        return {"totals": list(self.running), "winners": winners,
+                "places": places_of(self.running, winners)}
 
     # -- views, locations, determinization -------------------------------------
 

@@ -26,7 +26,7 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import EngineError, Match, Stage, assign_hidden
+from ..core import EngineError, Match, Stage, assign_hidden, places_of
 from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"
@@ -336,9 +336,11 @@ class KorolMatch(Match):
         def key(s: int) -> tuple:
             return (self.standings[s], self.king_count[s], -RANK_OF[last[s]])
 
-        best = max(key(s) for s in range(SEATS))
-        return {"totals": list(self.standings),
-                "winners": [s for s in range(SEATS) if key(s) == best],
+        keys = [key(s) for s in range(SEATS)]
+        best = max(keys)
+        winners = [s for s in range(SEATS) if keys[s] == best]
+        return {"totals": list(self.standings), "winners": winners,
+                "places": places_of(keys, winners),  # every place by the same tie-breaks
                 "kings": list(self.king_count),
                 "titles": [list(r["titles"]) for r in self.role_rows]}
 

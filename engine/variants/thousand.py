@@ -286,6 +286,7 @@ class Thousand1001Match(ThousandMatch):
         self._turn_up_talon()  # rule T-14: turned up and taken into hand
         self.hands[declarer].extend(self.talon)
         self.talon = []
+        self._talon_taken(declarer)
         self.stage = "give"
 
     def _give_source(self, seat: int) -> list[str]:
@@ -327,6 +328,7 @@ class Thousand1000Match(ThousandMatch):
     def _after_gives(self, seat: int) -> None:
         self.hands[seat].extend(self.talon)  # rule T-17: the last card is the declarer's
         self.talon = []
+        self._talon_taken(seat)
         self._start_play()
 
     def _round(self, points: int) -> int:

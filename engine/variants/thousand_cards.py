@@ -114,6 +114,7 @@ def take_pair(m: Any, seat: int, which: str) -> None:
     m.shown = list(pair)
     m._log(None, "show:" + ",".join(pair))
     m.hands[seat].extend(pair)
+    m._talon_taken(seat)
 
 
 def discard_face_down(m: Any, seat: int, card: str, text: str) -> bool:

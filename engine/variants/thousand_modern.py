@@ -295,6 +295,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         self._log(None, "show:" + ",".join(self.shown))
         self.hands[declarer].extend(self.talon)
         self.talon = []
+        self._talon_taken(declarer)
         self.stage = "give"
 
     # -- redeal requests (M-6) ------------------------------------------------

@@ -7,6 +7,7 @@ with the barrel, mounting / knock-off / third fall, the dump, the row, the end.
 
 from __future__ import annotations
 
+from ..core import places_of
 from .thousand_cards import MARRIAGE_VALUE, card_points, marriages_held
 from .thousand_modern_state import ModernState
 
@@ -218,7 +219,9 @@ class ScoreMixin(ModernState):
             top = max(totals)
             tied = [s for s in range(n) if totals[s] == top]
             winners = [self.declarer] if self.declarer in tied else tied
+            # M-29 (T-29) orders first place only: below it equal totals share a place
             self._finish_deal(row, over=True,
-                              result={"totals": list(totals), "winners": winners, "goal": self.goal})
+                              result={"totals": list(totals), "winners": winners, "goal": self.goal,
+                                      "places": places_of(totals, winners)})
         else:
             self._finish_deal(row, next_dealer=(self.dealer + 1) % n)  # T-5

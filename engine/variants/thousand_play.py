@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import EngineError, Match
+from ..core import EngineError, Match, places_of
 from ..tricks import FollowRule
 from .thousand_cards import (
     ALL_NINES,
@@ -171,6 +171,7 @@ class ThousandPlay(Match):
         contract = self.contract or 0
         raw, rounded, scores = [0] * n, [0] * n, [0] * n
         married = [0] * n
+        made = False  # rule T-25, set at the declarer's seat below
         for s, suit, _ in self.marriages:
             married[s] += MARRIAGE_VALUE[suit]
         for s in self.calling:
@@ -180,10 +181,11 @@ class ThousandPlay(Match):
             rounded[s] = self._round(raw[s])
             total = rounded[s] + married[s]
             if s == declarer:  # rule T-25
-                scores[s] = contract if total >= contract else -contract
+                made = total >= contract
+                scores[s] = contract if made else -contract
             else:  # rule T-26
                 scores[s] = total
-        self._close_deal(scores, raw, rounded)
+        self._close_deal(scores, raw, rounded, made=made)
 
     def _score_throw(self) -> None:
         scores = [0] * self.seats
@@ -204,7 +206,10 @@ class ThousandPlay(Match):
 
     def _close_deal(self, scores: list[int], raw: list[int] | None = None,
                     rounded: list[int] | None = None, *, thrown: bool = False,
-                    refused: bool = False) -> None:
+                    refused: bool = False, made: bool | None = None) -> None:
+        """The deal's row (T-28), then the end of the match (T-29) or the next deal.
+        ``made``: whether the declarer made his contract (T-25); None when the deal
+        was not played out (thrown in, T-15, T-12; refused, T-18)."""
         n = self.seats
         raw = raw or [0] * n
         rounded = rounded or [0] * n
@@ -225,14 +230,16 @@ class ThousandPlay(Match):
             "declarer": self.declarer, "bid": self.bid, "contract": self.contract,
             "forced": self.forced, "points_raw": raw, "points": rounded,
             "marriages": [[s, suit] for s, suit, _ in self.marriages],
-            "scores": scores, "totals": totals, "thrown": thrown, "refused": refused,
+            "made": made, "scores": scores, "totals": totals, "thrown": thrown, "refused": refused,
             "fined": fined, "sitting_out": out,
         }
         if max(totals) >= self.goal:  # rule T-29
             top = max(totals)
             tied = [s for s in range(n) if totals[s] == top]
             winners = [self.declarer] if self.declarer in tied else tied
+            # T-29 orders first place only: below it equal totals share a place (places_of)
             self._finish_deal(row, over=True,
-                              result={"totals": totals, "winners": winners, "goal": self.goal})
+                              result={"totals": totals, "winners": winners, "goal": self.goal,
+                                      "places": places_of(totals, winners)})
         else:
             self._finish_deal(row, next_dealer=(self.dealer + 1) % n)  # rule T-5

@@ -59,6 +59,11 @@ function setStatus(status) {
 
 const summaryKey = (match) => `kozyr.summary.${match}`;
 
+// "This page is out of date" with a Reload button (the table plays on meanwhile).
+function outdated() {
+  showNotice('outdated', 'outdated', { key: 'reload', run: () => location.reload() });
+}
+
 // --- the live room -------------------------------------------------------------------
 
 class RoomPage {
@@ -178,7 +183,10 @@ class RoomPage {
         break;
       case 'error': if (!msg.client_id) toast(errorText(msg)); break;
       case 'pong': break;
-      default: console.warn('kozyr: unknown message type', msg.type, msg);  // eslint-disable-line no-console
+      case 'reload': outdated(); break;  // the server runs another build than this page's (hello.build)
+      default:  // a message this page does not know: the server is newer than this page
+        console.warn('kozyr: unknown message type', msg.type, msg);  // eslint-disable-line no-console
+        outdated();
     }
   }
 

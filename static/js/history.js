@@ -12,10 +12,10 @@ import { actionLabel } from './actions.js';
 import { scoresEl } from './scores.js';
 import { familyModule } from './families/index.js';
 import { chartEl } from './chart.js';
-import { seatName, gameName } from './lobby.js';
+import { seatName, gameName } from './names.js';
 
 const AUTO_MS = 900;
-const COMMON_KEYS = new Set(['action', 'hands', 'talon', 'trick', 'taken', 'trump', 'marriages', 'contract', 'declarer', 'chooser']);
+const COMMON_KEYS = new Set(['action', 'hands', 'talon', 'trick', 'taken', 'trump', 'marriages', 'contract', 'declarer', 'chooser', 'won_by', 'talon_to']);
 
 const live = new Set();  // the drawn history views, redrawn on a language switch
 
@@ -118,18 +118,14 @@ class Replay {
     this.timer = null;
   }
 
-  // The seat whose hand the whole talon went into at or before this step, until the
-  // first card is played (read off the positions: the client moves nothing).
+  // Who the engine says took the talon (talon_to) at or before this step, and its cards
+  // (the talon just before), until the first card is played.
   talonTaker(steps) {
-    const talon = steps[0].talon || [];
     const now = steps[this.step];
-    const playing = (pos) => (pos.trick || []).length || (pos.taken || []).some((x) => x && x.length);
-    if (!talon.length || playing(now)) return null;
-    for (let k = 1; k <= this.step; k++) {
-      const pos = steps[k];
-      if ((pos.talon || []).length) continue;
-      const seat = (pos.hands || []).findIndex((hand) => talon.every((c) => hand.includes(c)));
-      if (seat >= 0 && (steps[k - 1].talon || []).length) return seat;
+    if ((now.trick || []).length || steps.slice(1, this.step + 1).some((pos) => pos.won_by !== null && pos.won_by !== undefined)) return null;
+    for (let k = this.step; k >= 1; k--) {
+      const seat = steps[k].talon_to;
+      if (seat !== null && seat !== undefined) return { seat, cards: steps[k - 1].talon || [] };
     }
     return null;
   }
@@ -162,27 +158,22 @@ class Replay {
     }
     const taker = this.talonTaker(steps);
     if (taker !== null) {
-      items.push(h('span', { class: 'talon-taken', 'data-role': 'talon-taken', text: t('replay_ui.talon_to', { name: this.name(taker) }) }));
+      items.push(h('span', { class: 'talon-taken', 'data-role': 'talon-taken', 'data-seat': taker.seat,
+        text: t('replay_ui.talon_to', { name: this.name(taker.seat) }) }));
     }
     return items.length ? h('p', { class: 'replay-info' }, items.map((x, i) => [i ? h('span', { class: 'sep', text: ' · ' }) : null, x])) : null;
   }
 
-  // The trick completed by this step's card: the engine has already moved it to the
-  // winner's taken pile, so it is read off the difference of the two positions.
+  // The trick completed by this step's card, and who took it: the engine names him
+  // (won_by); the cards are the trick before this step and this step's card.
   closedTrick(steps) {
     if (this.step === 0) return null;
-    const prev = steps[this.step - 1];
     const pos = steps[this.step];
-    if ((pos.trick || []).length || !(prev.trick || []).length || !pos.taken || !prev.taken) return null;
-    const winner = pos.taken.findIndex((cards, s) => cards && cards.length > ((prev.taken[s] || []).length));
-    if (winner < 0) return null;
-    const fresh = new Set(pos.taken[winner].filter((c) => !(prev.taken[winner] || []).includes(c)));
-    const played = [...prev.trick];
-    for (const [s, c] of prev.trick) fresh.delete(c);
-    const [seat] = pos.action || [];
-    const last = [...fresh].find((c) => !(pos.hands[seat] || []).includes(c) && (prev.hands[seat] || []).includes(c));
-    if (last) played.push([seat, last]);
-    return { winner, cards: played };
+    const winner = pos.won_by;
+    if (winner === null || winner === undefined || !pos.action) return null;
+    const [seat, action] = pos.action;
+    const card = String(action).split(':')[1];
+    return { winner, cards: [...(steps[this.step - 1].trick || []), [seat, card]] };
   }
 
   // The family's own piles (Król's stock and set-aside cards, spare hands, 2p discards ...),
@@ -202,7 +193,8 @@ class Replay {
     const pos = steps[this.step];
     const closed = this.closedTrick(steps);
     const trick = closed ? closed.cards : (pos.trick || []);
-    this.fromTalon = new Set(this.talonTaker(steps) !== null ? steps[0].talon : []);
+    const taker = this.talonTaker(steps);
+    this.fromTalon = new Set(taker ? taker.cards : []);
     const seats = (pos.hands || []).length;
     const talon = pos.talon || [];
     return h('div', { class: 'replay-board' },
@@ -213,7 +205,7 @@ class Replay {
           h('div', { class: 'cards' }, talon.map((c) => cardEl(c, { small: true })))) : null,
         this.pilesEl(pos, trick)),
       h('div', { class: `replay-trick${closed ? ' closed' : ''}${trick.length ? '' : ' empty'}` }, h('span', { class: 'label', text: t('played') }),
-        closed ? h('span', { class: 'trick-winner', 'data-role': 'trick-winner', text: t('trick_won_by', { name: this.name(closed.winner) }) }) : null,
+        closed ? h('span', { class: 'trick-winner', 'data-role': 'trick-winner', 'data-seat': closed.winner, text: t('trick_won_by', { name: this.name(closed.winner) }) }) : null,
         h('div', { class: 'cards' }, trick.map(([seat, c]) => h('figure', {
           class: `replay-slot${pos.action && pos.action[0] === seat && String(pos.action[1]).endsWith(':' + c) ? ' just' : ''}`, 'data-seat': seat },
           cardEl(c, { small: true }), h('figcaption', { class: 'replay-slot-name', text: this.name(seat) }))))));

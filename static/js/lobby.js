@@ -4,25 +4,15 @@
 
 import { holdFocus } from './dialog.js';
 import { h, clear, on } from './dom.js';
-import { t, has, listOf, variantName, cardText, botKeyName, errorText, BOT_LEVELS, onLang } from './i18n.js';
+import { t, has, listOf, cardText, errorText, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
+import { seatName, gameName } from './names.js';
 
 // --- words ---------------------------------------------------------------------------
 
 // The catalog's text for a key, or null: the caller has a fallback of its own.
 const known = (path) => (has(path) ? t(path) : null);
-
-// A seated person's or bot's name as the reader should see it.
-export function seatName(s) {
-  if (!s) return '';
-  if (s.is_bot || s.bot_key) return botKeyName(s.bot_key, s.level);
-  return s.name || '';
-}
-
-export function gameName(id, fallback) {
-  return known('house.variant_names.' + id) || variantName(id, fallback);
-}
 
 const START_TOTAL = /^start_total_(\d+)$/;
 

@@ -3,6 +3,9 @@
 
 // This connection asks for delta messages after actions (README "Agreed additions").
 export const ACCEPT_DELTA = true;
+// The build this page's modules came from (/v/<build>/js/socket.js): told in hello, so a
+// server that has moved on answers "reload".
+const BUILD = (/\/v\/([0-9a-f]+)\//.exec(import.meta.url) || [])[1] || null;
 
 function applyDelta(view, delta) {
   const next = { ...view, ...(delta.set || {}) };
@@ -46,6 +49,7 @@ export class RoomSocket {
     ws.onopen = () => {
       const hello = { type: 'hello', token: this.token };
       if (ACCEPT_DELTA) hello.accept = ['delta'];
+      if (BUILD) hello.build = BUILD;
       if (this.version !== null) hello.last_version = this.version;
       if (this.match) hello.last_match = this.match;
       ws.send(JSON.stringify(hello));

@@ -381,18 +381,24 @@ export class Table {
       body);
   }
 
+  // The final standings as the engine placed them (result.places: the family's tie rules,
+  // equal places shared). A match the host stopped has no places: its seats in seat order.
   standingsEl(view) {
     const result = view.result || {};
     const totals = result.totals || view.totals || [];
-    const order = totals.map((v, s) => s).sort((a, b) => totals[b] - totals[a]);
+    const places = result.places || [];
+    const placed = places.length === totals.length;
+    const order = totals.map((v, s) => s);
+    if (placed) order.sort((a, b) => places[a] - places[b] || a - b);
     const winners = listOf((result.winners || []).map((s) => this.ctx.name(s)));
     const href = this.ctx.historyHref();
     return h('section', { class: 'standings', 'data-role': 'match-over' },
       h('h2', { text: t('standings') }),
       view.abandoned ? h('p', { class: 'winners', 'data-role': 'abandoned-standings', text: t('match_abandoned') })  // the host stopped it
         : h('p', { class: 'winners', text: t('winners', { names: winners }) }),
-      h('ol', { class: 'standings-list' }, order.map((s, i) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s },
-        h('span', { class: 'place', text: `${i + 1}.` }), h('span', { class: 'pname', text: this.ctx.name(s) }),
+      h(placed ? 'ol' : 'ul', { class: 'standings-list' }, order.map((s) => h('li', { class: (result.winners || []).includes(s) ? 'winner' : '', 'data-seat': s,
+        'data-place': placed ? places[s] : null },
+        placed ? h('span', { class: 'place', text: `${places[s]}.` }) : null, h('span', { class: 'pname', text: this.ctx.name(s) }),
         h('b', { text: String(totals[s]) })))),
       h('div', { class: 'standings-actions' },
         this.ctx.isHost() ? h('button', { type: 'button', class: 'btn primary', 'data-role': 'standings-rematch',

@@ -109,6 +109,34 @@ def test_accept_delta_in_the_url(client):
             assert msg["type"] == "delta" and msg["base"] == 0
 
 
+def test_a_page_of_another_build_is_told_to_reload(client):
+    """hello.build (or ?build=) names the /v/<build>/ the page's modules came from: another
+    build than the server's gets ``reload`` with the server's right after the welcome; the
+    server's own build, or none, gets no such message."""
+    room, players = make_room(client, VARIANT, SEATS, short_options(VARIANT), seed=8)
+    ours = client.app.state.static.build
+    with ExitStack() as stack:
+        old = Client(stack.enter_context(client.websocket_connect(f"/api/rooms/{room['code']}/ws")), 0)
+        old.send({"type": "hello", "token": players[0]["token"], "build": "0123456789ab"})
+        welcome = old.recv()
+        assert welcome["type"] == "welcome"
+        reload = old.recv()
+        assert reload["type"] == "reload" and reload["build"] == ours
+        by_url = Client(stack.enter_context(client.websocket_connect(
+            f"/api/rooms/{room['code']}/ws?token={players[1]['token']}&build=0123456789ab")), 1)
+        by_url.recv_until(lambda m: m["type"] == "reload")
+        for n, build in ((2, ours), (1, None)):
+            hello = {"type": "hello", "token": players[n]["token"]}
+            if build:
+                hello["build"] = build
+            c = Client(stack.enter_context(client.websocket_connect(f"/api/rooms/{room['code']}/ws")), n)
+            c.send(hello)
+            _, got = c.recv_until(lambda m: m["type"] == "view")
+            c.send({"type": "ping", "nonce": 1})
+            _, more = c.recv_until(lambda m: m["type"] == "pong")
+            assert "reload" not in [m["type"] for m in got + more]
+
+
 def test_a_delta_sets_only_the_keys_that_changed(client):
     room, players = make_room(client, VARIANT, SEATS, short_options(VARIANT), seed=5)
     with ExitStack() as stack:

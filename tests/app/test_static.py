@@ -393,3 +393,33 @@ def test_no_gendered_past_tense_about_a_player_in_ru_and_pl():
         for key, value in catalog_texts(json.loads((STATIC / "i18n" / f"{lang}.json").read_text())):
             for text in (value.values() if isinstance(value, dict) else [value] if isinstance(value, str) else []):
                 assert not pattern.search(text), (lang, key, text)
+
+
+def test_client_modules_import_no_cycle():
+    """The client's ES modules form no import cycle (lobby.js and history.js once did:
+    the names both show are in names.js now)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "static" / "js"
+    graph = {}
+    for path in root.rglob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        deps = re.findall(r"""^\s*(?:import|export)\b[^'"]*?from\s+['"](\.{1,2}/[^'"]+)['"]""", text, re.M)
+        graph[path] = [(path.parent / d).resolve() for d in deps]
+    assert root / "lobby.js" in graph and graph[root / "history.js"]
+
+    def cycle_from(start, seen, trail):
+        for nxt in graph.get(start, []):
+            if nxt in trail:
+                return [*trail[trail.index(nxt):], nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                found = cycle_from(nxt, seen, [*trail, nxt])
+                if found:
+                    return found
+        return None
+
+    for module in graph:
+        found = cycle_from(module, {module}, [module])
+        assert found is None, " -> ".join(p.name for p in found)

@@ -179,3 +179,59 @@ def test_the_replay_marks_a_takeback(server, new_page):
                 assert "taken back, agreed by all" in row.inner_text()
             assert not page.errors
             page.context.close()
+
+
+OUTDATED = {"ru": "Страница устарела", "pl": "Ta strona jest nieaktualna", "en": "This page is out of date"}
+
+
+def test_an_unknown_message_asks_for_a_reload_and_the_table_plays_on(server, new_page):
+    """A message type this page does not know (an old cached page after a deploy) shows a
+    notice with a Reload button; the page keeps its connection and plays on."""
+    import re
+
+    from .helpers import Player, state
+
+    for lang in LANGS:
+        for size, viewport in SIZES:
+            code, players = new_room(server, VARIANT, ["Анна", "Paweł"])
+            page = new_page(viewport, lang=lang)
+            socks = []
+
+            def through(ws, socks=socks):  # the page's websocket, passed through to the server
+                ws.connect_to_server()
+                socks.append(ws)
+            page.route_web_socket(re.compile(r".*/api/rooms/.*/ws$"), through)
+            page.goto(server + "/healthz")
+            me = {"id": players[0]["id"], "name": players[0]["name"], "token": players[0]["token"]}
+            page.evaluate(f"localStorage.setItem('kozyr.player', {json.dumps(json.dumps(me))})")
+            page.goto(f"{server}/room/{code}")
+            page.locator(".felt").wait_for()
+            assert page.locator("[data-notice=outdated]").count() == 0
+            socks[-1].send(json.dumps({"type": "seat_swap_offer", "seat": 1}))  # from a newer server
+            notice = page.locator("[data-notice=outdated]")
+            notice.wait_for()
+            assert OUTDATED[lang] in notice.inner_text()
+            assert notice.locator("[data-role=notice-outdated]").is_visible()
+            page.screenshot(path=str(SHOTS / f"outdated-{lang}-{size}.png"))
+            socks[-1].send(json.dumps({"type": "seat_swap_offer", "seat": 1}))
+            page.wait_for_timeout(200)
+            assert notice.count() == 1  # one notice, however many such messages
+            # the table plays on: this page clicks in its turn, the other seat (over the
+            # websocket) in his, and the page's view moves on each time
+            with WsTable(server, code, [players[1]["token"]]) as other:
+                for _ in range(3):
+                    now = page.evaluate("() => ({ version: window.kozyr.page.state.version, to_act: window.kozyr.page.view.to_act })")
+                    if 0 in now["to_act"]:
+                        Player(page).move(state(page))
+                    else:
+                        while other.views[0]["version"] < now["version"]:
+                            other.read_until_view(0)
+                        other.act(0, other.view["legal"][0])
+                    page.wait_for_function(f"() => window.kozyr.page.state.version > {now['version']}")
+            if (lang, size) == ("en", "wide"):  # Reload loads the page afresh: no notice
+                notice.locator("[data-role=notice-outdated]").click()
+                page.locator(".felt").wait_for()
+                page.wait_for_timeout(300)
+                assert page.locator("[data-notice=outdated]").count() == 0
+            assert not page.errors, page.errors
+            page.context.close()

@@ -40,12 +40,14 @@ def thousand_match(server) -> tuple[str, list[dict], dict]:
 
 
 def talon_taken_step(server, match_id, detail):
-    """(deal index, step, positions) of the first step where the talon has gone to the declarer."""
+    """(deal index, step, positions) of the first step where the engine says the talon went
+    to the declarer (talon_to, T-14)."""
     for i, deal in enumerate(detail["deals"]):
         pos = call(server, "GET", f"/api/matches/{match_id}/deals/{deal['deal']}/positions")
         steps = pos["steps"]
         for k, st in enumerate(steps):
-            if k and steps[0]["talon"] and not st["talon"] and st["declarer"] is not None:
+            if st["talon_to"] is not None:
+                assert st["talon_to"] == st["declarer"] and not st["talon"]
                 return i, k, steps
     raise AssertionError("no deal of this match took the talon")
 
@@ -210,4 +212,49 @@ def test_history_link_of_the_lobby_opens_a_panel_and_keeps_the_room_online(serve
     page.keyboard.press("Escape")
     assert page.locator("[data-role=history-panel]").count() == 0
     assert page.locator("#status").get_attribute("data-status") == "online"
+    assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_replay_names_the_engine_s_trick_winner_and_talon_taker_C4_T14(server, new_page, screenshots, lang):
+    """The trick winner and the talon taker are the positions' won_by and talon_to, as the
+    engine says; the page works out neither (positions altered on the way say otherwise,
+    and the page follows them)."""
+    match_id, _, detail = thousand_match(server)
+    deal = detail["deals"][0]["deal"]
+    steps = call(server, "GET", f"/api/matches/{match_id}/deals/{deal}/positions")["steps"]
+    k = next(i for i, st in enumerate(steps) if st["won_by"] is not None)
+    taken = next(i for i, st in enumerate(steps) if st["talon_to"] is not None)
+    page = new_page(SIZES["desktop"], lang=lang)
+    open_history(page, server, match_id)
+    replay = page.locator(".replay")
+    replay.locator(".replay-log li").nth(k - 1).click()
+    page.wait_for_function(f"() => document.querySelector('.replay').dataset.step === '{k}'")
+    winner = replay.locator("[data-role=trick-winner]")
+    assert winner.get_attribute("data-seat") == str(steps[k]["won_by"])
+    played = [[int(f.get_attribute("data-seat")), f.locator(".card").get_attribute("data-card")]
+              for f in replay.locator(".replay-trick .replay-slot").all()]
+    card = steps[k]["action"][1].split(":")[1]
+    assert played == [*steps[k - 1]["trick"], [steps[k]["action"][0], card]]
+    page.screenshot(path=str(screenshots / f"history-trick-winner-{lang}-desktop.png"), full_page=True)
+    page.set_viewport_size(SIZES["phone"])
+    winner.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / f"history-trick-winner-{lang}-phone.png"))
+    # positions that name other seats: the page shows those
+    other, taker = (steps[k]["won_by"] + 1) % 3, (steps[taken]["talon_to"] + 2) % 3
+    altered = [dict(st) for st in steps]
+    altered[k]["won_by"] = other
+    altered[taken]["talon_to"] = taker
+
+    def fake(route):
+        route.fulfill(json={"deal": deal, "steps": altered})
+    page.route(f"**/api/matches/{match_id}/deals/{deal}/positions", fake)
+    open_history(page, server, match_id)
+    replay.locator(".replay-log li").nth(taken - 1).click()
+    page.wait_for_function(f"() => document.querySelector('.replay').dataset.step === '{taken}'")
+    assert replay.locator("[data-role=talon-taken]").get_attribute("data-seat") == str(taker)
+    replay.locator(".replay-log li").nth(k - 1).click()
+    page.wait_for_function(f"() => document.querySelector('.replay').dataset.step === '{k}'")
+    assert winner.get_attribute("data-seat") == str(other)
+    no_raw_ids(page.locator(".history").inner_text())
     assert not page.errors

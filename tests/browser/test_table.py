@@ -399,3 +399,35 @@ def test_no_raw_ids_in_any_phase(server, new_page, scene):
         assert not page.errors, page.errors
     finally:
         table.close()
+
+
+def _standings(page) -> list[tuple[int, str]]:
+    return [tuple(x) for x in page.evaluate("""() => [...document.querySelectorAll('[data-role=match-over] .standings-list li')]
+        .map((li) => [Number(li.dataset.seat), li.dataset.place || ''])""")]
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_final_standings_follow_the_engine_places_R4(server, new_page, screenshots, lang):
+    """The standings list is the engine's result.places (R-4: points, then King titles,
+    then the last title), not a sort of the totals: a view whose places say otherwise
+    (put in by hand) is shown as it says, shared places included."""
+    sc = SCENES["korol-match-over"]
+    with sc.shown(server, new_page, lang=lang) as (page, code, players, table):
+        page.locator("[data-role=match-over]").wait_for()
+        result = page.evaluate("() => window.kozyr.page.view.result")
+        places = result["places"]
+        order = sorted(range(4), key=lambda s: (places[s], s))
+        assert _standings(page) == [(s, str(places[s])) for s in order]
+        page.screenshot(path=str(screenshots / f"standings-places-{lang}-laptop.png"))
+        page.set_viewport_size(PHONE)
+        page.locator("[data-role=match-over]").scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"standings-places-{lang}-phone.png"))
+        # the client shows what it is told: reversed places and a shared second place
+        told = [4, 2, 2, 1]
+        page.evaluate("""(places) => { const p = window.kozyr.page;
+            p.onMessage({ type: 'view', version: p.state.version, match: p.view.match,
+                          view: { ...p.view, result: { ...p.view.result, places } } }); }""", told)
+        page.wait_for_function("() => document.querySelector('[data-role=match-over] li').dataset.seat === '3'")
+        assert _standings(page) == [(3, "1"), (1, "2"), (2, "2"), (0, "4")]
+        assert [t.strip() for t in page.locator("[data-role=match-over] .place").all_inner_texts()] == ["1.", "2.", "2.", "4."]
+        assert not page.errors, page.errors

@@ -68,7 +68,8 @@ def test_reigns_option_and_standings_R4():
     autoplay(m, 27)
     act(m, "7H", "6C", "AH", "8H")
     assert m.is_over() and len(m.role_table()) == 1  # the crowning alone
-    assert m.result() == {"totals": [2, 1, 3, 0], "winners": [2], "kings": [0, 0, 1, 0],
+    assert m.result() == {"totals": [2, 1, 3, 0], "winners": [2], "places": [2, 3, 1, 4],
+                          "kings": [0, 0, 1, 0],
                           "titles": [["prince", "soldier", "king", "peasant"]]}
 
 

@@ -34,7 +34,8 @@ def test_barrel_floor_and_getting_off_M12_M25_M29():
     assert row["written"] == [0, 120, 0] and row["totals"] == [0, 1000, 0]
     assert row["events"] == [["bolt"], ["barrel_off"], ["bolt"]]
     assert row["on_barrel"] == [False, False, False] and row["barrel_left"] == [None, None, None]
-    assert m.is_over() and m.result() == {"totals": [0, 1000, 0], "winners": [1], "goal": 1000}
+    assert m.is_over() and m.result() == {"totals": [0, 1000, 0], "winners": [1], "goal": 1000,
+                                          "places": [2, 1, 2]}
     v = m.view(None)
     assert v["phase"] == "match_over" and v["golden"] is False and m.to_act() == []
 
@@ -254,7 +255,8 @@ def test_no_dump_on_frozen_barrel_M28():
 def test_goal_reached_without_barrel_M29():
     m = new("thousand-ru", presets=[strong(0)], barrel="off", blind=False, start_total_1=780)
     strong_deal(m, 220)
-    assert m.is_over() and m.result() == {"totals": [0, 1000, 0], "winners": [1], "goal": 1000}
+    assert m.is_over() and m.result() == {"totals": [0, 1000, 0], "winners": [1], "goal": 1000,
+                                          "places": [2, 1, 2]}
 
 
 def test_goal_strict_needs_more_M29():
@@ -268,14 +270,16 @@ def test_tie_goes_to_declarer_M29():
     m = new("thousand-ru", presets=[LOSE1], barrel="off", blind=False, start_total_0=985,
             start_total_1=900)
     lose1_deal(m, 100)
-    assert m.result() == {"totals": [1000, 1000, 0], "winners": [1], "goal": 1000}
+    assert m.result() == {"totals": [1000, 1000, 0], "winners": [1], "goal": 1000,
+                          "places": [2, 1, 3]}  # the other 1000 is second
 
 
 def test_tie_without_declarer_shares_M29():
     m = new("thousand-ru", presets=[strong(0)], barrel="off", blind=False, start_total_0=950,
             start_total_2=950)
     do(m, "bid:100", "pass", "pass", "writeoff")
-    assert m.result() == {"totals": [1000, -100, 1000], "winners": [0, 2], "goal": 1000}
+    assert m.result() == {"totals": [1000, -100, 1000], "winners": [0, 2], "goal": 1000,
+                          "places": [1, 3, 1]}
 
 
 def test_highest_total_wins_M29():

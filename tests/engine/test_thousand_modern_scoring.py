@@ -165,7 +165,8 @@ def test_off_the_barrel_to_the_goal_M25_M29():
     assert m.legal_actions(0)[0] == "contract:120"
     row = play_sweep(m, 120)
     assert row["totals"][0] == 1000 and row["events"][0] == ["barrel_off"]
-    assert m.is_over() and m.result() == {"totals": [1000, 0, 0], "winners": [0], "goal": 1000}
+    assert m.is_over() and m.result() == {"totals": [1000, 0, 0], "winners": [0], "goal": 1000,
+                                          "places": [1, 2, 2]}  # below first, equal totals share
 
 
 def test_barrel_opponent_loses_its_score_and_falls_M25():

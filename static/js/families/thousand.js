@@ -88,12 +88,13 @@ export default {
     const n = r.scores.length;
     const d = r.declarer;
     const contract = r.contract ?? r.bid;
+    // made / failed is the engine's word (the row's made: T-25, M-30), never a score's sign
     let verdict = '';
     if (d !== null && d !== undefined) {
       verdict = r.thrown ? t('thrown_in') : r.refused ? t('refused_play') : r.writeoff ? t('modern.ev.writeoff')
-        : r.made === true ? t('made') : r.made === false ? t('failed') : (r.scores[d] >= 0 ? t('made') : t('failed'));
+        : r.made === true ? t('made') : r.made === false ? t('failed') : '';
     }
-    const good = r.made === true || (r.made === undefined && r.scores[d] >= 0 && !r.thrown && !r.refused);
+    const good = r.made === true;
     const head = d === null || d === undefined ? null
       : h('p', { class: 'summary-head' }, h('b', { text: ctx.name(d) }), ` · ${t('contract')} ${contract} · `,
         h('b', { class: good ? 'pos' : 'neg', text: verdict }));
