@@ -9,6 +9,24 @@ from engine import find_variant
 from .helpers import Game, make_room, open_table
 
 
+def thrown_in_deal(client, stack: ExitStack, room: dict, players: list[dict], variant_id: str, seats: int,
+                   seed: int) -> Game:
+    """The room's first deal played over the websocket the quickest way: the bids end (or
+    all pass and the forced declarer takes the talon) and the declarer throws in (T-15)."""
+    clients = open_table(client, stack, room, players)
+    game = Game(variant_id, seats, seed, find_variant(variant_id).resolve_options(None), clients, room, players)
+
+    def choose(rng):
+        seat = game.ref.to_act()[0]
+        legal = game.ref.legal_actions(seat)
+        return seat, next((a for a in ("throw", "pass") if a in legal), legal[0])
+
+    game.choose = choose
+    while not game.ref.history():
+        game.step(None)
+    return game
+
+
 def test_deal_positions_route_serves_finished_deals_only(client):
     variant_id, seats, seed = "thousand-1001", 3, 7
     room, players = make_room(client, variant_id, seats, seed=seed)
@@ -17,18 +35,7 @@ def test_deal_positions_route_serves_finished_deals_only(client):
     r = client.get(url)
     assert r.status_code == 404 and r.json()["code"] == "unknown_deal"
     with ExitStack() as stack:
-        clients = open_table(client, stack, room, players)
-        game = Game(variant_id, seats, seed, find_variant(variant_id).resolve_options(None),
-                    clients, room, players)
-
-        def choose(rng):  # the quickest deal: bids end, the declarer throws in (T-15)
-            seat = game.ref.to_act()[0]
-            legal = game.ref.legal_actions(seat)
-            return seat, next((a for a in ("throw", "pass") if a in legal), legal[0])
-
-        game.choose = choose
-        while not game.ref.history():
-            game.step(None)
+        game = thrown_in_deal(client, stack, room, players, variant_id, seats, seed)
     r = client.get(url)
     assert r.status_code == 200, r.text
     body = r.json()
@@ -70,19 +77,8 @@ def test_match_and_positions_routes_carry_places_won_by_and_talon_to(client):
 def test_positions_route_names_the_talon_taker_T14(client):
     variant_id, seats, seed = "thousand-1001", 3, 5
     room, players = make_room(client, variant_id, seats, seed=seed)
-    with ExitStack() as stack:
-        clients = open_table(client, stack, room, players)
-        game = Game(variant_id, seats, seed, find_variant(variant_id).resolve_options(None),
-                    clients, room, players)
-
-        def choose(rng):  # everyone passes: the forced declarer takes the talon, then throws in
-            seat = game.ref.to_act()[0]
-            legal = game.ref.legal_actions(seat)
-            return seat, next((a for a in ("throw", "pass") if a in legal), legal[0])
-
-        game.choose = choose
-        while not game.ref.history():
-            game.step(None)
+    with ExitStack() as stack:  # everyone passes: the forced declarer takes the talon, then throws in
+        thrown_in_deal(client, stack, room, players, variant_id, seats, seed)
     steps = client.get(f"/api/matches/{room['match']['id']}/deals/1/positions").json()["steps"]
     taken = [(s["talon_to"], s["declarer"]) for s in steps if s["talon_to"] is not None]
     assert len(taken) == 1 and taken[0][0] == taken[0][1]

@@ -108,3 +108,15 @@ SCENES = {
                            {"reigns": 1}),
     "krol-pool": Scene("krol-pl", 4, to_act_with(lambda v: v["phase"] == "pool"), {"reigns": 1}),
 }
+
+
+# T-20: the declarer leads to the first trick; the scene's seat is the one to lead
+LEADS = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
+
+
+def single_action_cards(page) -> list[int]:
+    """Indices among the hand's playable cards of those with one action (a marriage's K or Q
+    has two, and a click opens its chooser)."""
+    counts = page.locator(".hand .card.playable").evaluate_all(
+        "(els) => els.map((e) => e.dataset.actions.split(' ').length)")
+    return [i for i, c in enumerate(counts) if c == 1]

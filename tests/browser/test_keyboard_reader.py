@@ -8,7 +8,7 @@ import json
 
 from .conftest import LAPTOP, PHONE
 from .helpers import WsTable, new_room, open_seat
-from .scenes import NAMES, SCENES, Scene, to_act_with
+from .scenes import LEADS, NAMES, SCENES, Scene, single_action_cards, to_act_with
 
 # Card names as said, written here from the languages themselves (not from the client).
 RANKS = {"ru": {"9": "девятка", "T": "десятка", "J": "валет", "Q": "дама", "K": "король", "A": "туз"},
@@ -36,9 +36,7 @@ def focus_is_on_the_page(page) -> bool:
 
 
 def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(server, new_page, screenshots):
-    # T-20: the declarer leads to the first trick; the browser's seat is the one to lead
-    scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
-    code, players, seat, table = scene.bring(server)
+    code, players, seat, table = LEADS.bring(server)  # T-20: the browser's seat leads to the first trick
     try:
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
         wait_announced(page, YOUR_TURN["ru"])
@@ -46,8 +44,8 @@ def test_the_announcer_says_each_card_and_your_turn_and_the_keyboard_plays_T20(s
         playable = page.locator(".hand .card.playable")
         assert playable.count() >= 2
         # a card with one action (a marriage's K or Q has two and would open its chooser)
-        counts = playable.evaluate_all("(els) => els.map((e) => e.dataset.actions.split(' ').length)")
-        target = next(i for i in [*range(1, len(counts)), 0] if counts[i] == 1)
+        single = single_action_cards(page)
+        target = next(i for i in [*range(1, playable.count()), 0] if i in single)
         playable.first.focus()
         page.keyboard.press("ArrowRight")
         assert page.evaluate("() => document.activeElement.dataset.card") == playable.nth(1).get_attribute("data-card")

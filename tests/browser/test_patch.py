@@ -7,7 +7,7 @@ from __future__ import annotations
 from .conftest import LAPTOP
 from .helpers import call, open_seat
 from .lobby_helpers import as_player, player, room_with
-from .scenes import Scene, to_act_with
+from .scenes import LEADS, single_action_cards
 from .test_keyboard_reader import said
 
 MARK = "(els) => els.forEach((e) => { e.kozyrMark = e.dataset.card || e.name || 'x'; })"
@@ -15,19 +15,14 @@ MARKED = "(els) => els.map((e) => e.kozyrMark || null)"
 
 
 def test_a_hand_keeps_its_nodes_and_focus_through_language_turns_and_plays_T20(server, new_page):
-    # T-20: the declarer leads to the first trick; the browser's seat leads
-    scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
-    code, players, seat, table = scene.bring(server)
+    code, players, seat, table = LEADS.bring(server)  # T-20: the browser's seat leads
     try:
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
         cards = page.locator(".hand .card")
         cards.first.wait_for()
         before = cards.evaluate_all("(els) => els.map((e) => e.dataset.card)")
         cards.evaluate_all(MARK)
-        # one playable card with one action (a marriage's K or Q would open its chooser)
-        playable = page.locator(".hand .card.playable")
-        counts = playable.evaluate_all("(els) => els.map((e) => e.dataset.actions.split(' ').length)")
-        target = playable.nth(next(i for i, c in enumerate(counts) if c == 1))
+        target = page.locator(".hand .card.playable").nth(single_action_cards(page)[0])
         card = target.get_attribute("data-card")
         target.focus()
         # a language switch rebuilds every region: the nodes stay, the focus stays, the words change

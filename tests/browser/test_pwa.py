@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .conftest import LAPTOP
 from .helpers import new_room, open_seat
-from .scenes import NAMES, Scene, to_act_with
+from .scenes import LEADS, NAMES, single_action_cards
 
 
 def controlled(page) -> None:
@@ -81,15 +81,12 @@ def test_a_push_shows_a_notification(server, new_page):
 
 
 def test_a_move_made_offline_is_sent_when_the_connection_is_back_T20(server, new_page):
-    # T-20: the declarer leads; the browser's seat leads, with its connection down
-    scene = Scene("thousand-1001", 3, to_act_with(lambda v: v["phase"] == "play" and not v["trick"]))
-    code, players, seat, table = scene.bring(server)
+    code, players, seat, table = LEADS.bring(server)  # T-20: the browser's seat leads, its connection down
     try:
         page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="ru")
         playable = page.locator(".hand .card.playable")
         playable.first.wait_for()
-        counts = playable.evaluate_all("(els) => els.map((e) => e.dataset.actions.split(' ').length)")
-        card = playable.nth(counts.index(1)).get_attribute("data-card")
+        card = playable.nth(single_action_cards(page)[0]).get_attribute("data-card")
         page.context.set_offline(True)
         page.evaluate("() => window.kozyr.page.socket.reconnectNow()")  # the open socket dropped, as a lost network does
         page.locator("#status[data-status=offline]").wait_for()

@@ -73,15 +73,22 @@ def test_reigns_option_and_standings_R4():
                           "titles": [["prince", "soldier", "king", "peasant"]]}
 
 
+def title_counts(m) -> tuple[list[int], list[int], list[int]]:
+    """Per seat of a finished 4-seat match: title points, reigns as King, and the last
+    title's rank (0: King), worked out here from the role table (R-4's three keys)."""
+    table = m.role_table()
+    points = [sum(POINTS[r["titles"][s]] for r in table) for s in range(4)]
+    kings = [sum(r["titles"][s] == "king" for r in table) for s in range(4)]
+    last = [ORDER.index(table[-1]["titles"][s]) for s in range(4)]
+    return points, kings, last
+
+
 def test_ties_go_to_more_kings_then_the_higher_last_title_R4():
     kinds = set()
     for variant in ("korol-ru", "krol-pl"):
         for seed in range(40):
             m = random_match(variant, seed, 1)
-            table = m.role_table()
-            points = [sum(POINTS[r["titles"][s]] for r in table) for s in range(4)]
-            kings = [sum(r["titles"][s] == "king" for r in table) for s in range(4)]
-            last = [ORDER.index(table[-1]["titles"][s]) for s in range(4)]
+            points, kings, last = title_counts(m)
             assert m.result()["totals"] == points
             top = [s for s in range(4) if points[s] == max(points)]
             if len(top) == 1:

@@ -10,10 +10,11 @@ from itertools import pairwise
 
 import pytest
 
-from engine import VARIANTS, find_variant
+from engine import VARIANTS
 from engine.core import places_of
 
-from .test_korol_common import ORDER, POINTS, random_match
+from .test_korol_common import random_match, title_counts
+from .test_positions import one_deal
 from .test_thousand import LOSE_LAST, STRONG, STRONG_TALON, act, new, set_totals, tricks
 
 SWEEP_1000 = ("AS 9S 9C", "TS JS 9H", "AC JC 9D", "TC QC JD", "AD KC QD", "TD QS KD",
@@ -21,14 +22,7 @@ SWEEP_1000 = ("AS 9S 9C", "TS JS 9H", "AC JC 9D", "TC QC JD", "AD KC QD", "TD QS
 
 
 def finished(variant_id: str, seed: int, seats: int | None = None, options: dict | None = None):
-    variant = find_variant(variant_id)
-    m = variant.new_match(seats or max(variant.seat_counts), seed=seed, options=options)
-    rng = random.Random(seed)
-    while not m.is_over():
-        seat = m.to_act()[0]
-        legal = m.legal_actions(seat)
-        m.apply(seat, "pass" if "pass" in legal and len(legal) > 2 else rng.choice(legal))
-    return m
+    return one_deal(variant_id, seed, lambda m: m.is_over(), seats, options)
 
 
 # -- final places -----------------------------------------------------------------
@@ -84,10 +78,7 @@ def test_places_tie_R4():
     for variant in ("korol-ru", "krol-pl"):
         for seed in range(12):
             m = random_match(variant, seed, 1)
-            table = m.role_table()
-            points = [sum(POINTS[r["titles"][s]] for r in table) for s in range(4)]
-            kings = [sum(r["titles"][s] == "king" for r in table) for s in range(4)]
-            last = [ORDER.index(table[-1]["titles"][s]) for s in range(4)]
+            points, kings, last = title_counts(m)
             order = sorted(range(4), key=lambda s: (-points[s], -kings[s], last[s]))
             places = m.result()["places"]
             assert [places[s] for s in order] == [1, 2, 3, 4]  # the last titles differ: no tie
@@ -100,13 +91,7 @@ def test_places_tie_R4():
 
 
 def first_deal_steps(variant_id: str, seed: int) -> tuple[object, list[dict]]:
-    variant = find_variant(variant_id)
-    m = variant.new_match(max(variant.seat_counts), seed=seed)
-    rng = random.Random(seed)
-    while not m.history():
-        seat = m.to_act()[0]
-        legal = m.legal_actions(seat)
-        m.apply(seat, "pass" if "pass" in legal and len(legal) > 2 else rng.choice(legal))
+    m = one_deal(variant_id, seed)
     return m, m.deal_positions(1)["steps"]
 
 

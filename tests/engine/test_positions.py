@@ -29,11 +29,14 @@ def cards_at(step: dict) -> list[str]:
     return out
 
 
-def one_deal(variant_id: str, seed: int) -> object:
+def one_deal(variant_id: str, seed: int, done=lambda m: bool(m.history()), seats: int | None = None,
+             options: dict | None = None) -> object:
+    """A match played by seeded random choices (passing while more than pass and one bid is
+    open) until done(match): by default, its first deal finished."""
     variant = find_variant(variant_id)
-    m = variant.new_match(max(variant.seat_counts), seed=seed)
+    m = variant.new_match(seats or max(variant.seat_counts), seed=seed, options=options)
     rng = random.Random(seed)
-    while not m.history():
+    while not done(m):
         seat = m.to_act()[0]
         legal = m.legal_actions(seat)
         m.apply(seat, "pass" if "pass" in legal and len(legal) > 2 else rng.choice(legal))
