@@ -10,9 +10,9 @@ export const fmt = (n) => (typeof n === 'number' ? number(n, { maximumFractionDi
 // columns: [{head, cell(seat) -> node|string, cls}]
 export function seatTable(n, ctx, columns, rowClass = () => '') {
   return h('table', { class: 'summary-table' },
-    h('thead', null, h('tr', null, h('th', { text: '' }), columns.map((c) => h('th', { class: c.cls || '', text: c.head })))),
+    h('thead', null, h('tr', null, h('th', { class: 'pname', text: '' }), columns.map((c) => h('th', { class: c.cls || '', text: c.head })))),
     h('tbody', null, Array.from({ length: n }, (_, s) => h('tr', { class: rowClass(s), 'data-seat': s },
-      h('th', { class: 'pname', text: ctx.name(s) }),
+      h('th', { class: 'pname', title: ctx.name(s) }, h('span', { class: 'name-lines', text: ctx.name(s) })),
       columns.map((c) => h('td', { class: c.cls || '' }, c.cell(s)))))));
 }
 
