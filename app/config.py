@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     # (views are a few KiB, and CPU is what limits how many rooms a process serves)
     ws_deflate: bool = False
     public_url: str = ""  # base of invite links; empty: taken from the request
+    static_dir: str = ""  # the browser client's files; empty: static/ beside app/
     log_level: str = "INFO"
     access_log: bool = False  # a line per HTTP request (uvicorn.access; ?token= values are redacted)
     run_migrations: bool = True

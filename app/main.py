@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return refused or Response(server.metrics.render(), media_type=server.metrics.content_type)
 
     # the client at /, the invite link /room/{code}, its assets under /v/<build>/
-    app.state.static = StaticSite(STATIC)
+    app.state.static = StaticSite(Path(settings.static_dir) if settings.static_dir else STATIC)
     app.mount("/", app.state.static.router(), name="static")
     # FastAPI's docs pages (only those it serves) get their own CSP
     swagger = (app.docs_url, app.swagger_ui_oauth2_redirect_url) if app.docs_url else ()

@@ -16,7 +16,7 @@ import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
 import { tellChanges, tellPresence, tellTimer, tellChat } from './announce.js';
-import { startWorker, showNotice, hideNotice } from './pwa.js';
+import { startWorker, watchNetwork, showNotice, hideNotice } from './pwa.js';
 
 const main = document.getElementById('main');
 const statusEl = document.getElementById('status');
@@ -133,7 +133,7 @@ class RoomPage {
   }
 
   destroy() {
-    hideNotice('offline');
+    if (navigator.onLine) hideNotice('offline');  // the browser's own offline notice stays (pwa.js watchNetwork)
     if (this.socket) this.socket.close();
     if (this.table) this.table.destroy();
     if (this.tools) this.tools.render('gone', () => null);
@@ -475,5 +475,6 @@ window.addEventListener('hashchange', render);
 header();
 render();
 startWorker();  // the installable app: offline shell, "new version: reload" (pwa.js, sw.js)
+watchNetwork();
 watchCalls(navigate);  // calls as browser notifications while the site is open (notify.js)
 window.kozyr = { get page() { return page; } };  // for the browser tests and the curious

@@ -46,3 +46,12 @@ export function startWorker() {
     });
   }).catch((e) => console.warn('kozyr: no service worker', e));  // eslint-disable-line no-console
 }
+
+// The browser says it is offline (any page): "Offline: … comes back by itself"; the room's
+// socket uses the same notice for its own state (app.js), so there is never two of them.
+export function watchNetwork() {
+  const tell = () => (navigator.onLine ? hideNotice('offline') : showNotice('offline', 'offline_note'));
+  window.addEventListener('offline', tell);
+  window.addEventListener('online', tell);
+  tell();
+}

@@ -38,47 +38,55 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_server(tmp: Path, port: int, **extra_env: str):
+    """The real server (uvicorn, SQLite in ``tmp``) on ``port``; returns (process, base URL)
+    once /healthz answers.  ``extra_env``: more settings (KOZYR_STATIC_DIR ...)."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'kozyr.db'}", "KOZYR_LOG_LEVEL": os.environ.get("KOZYR_TEST_LOG_LEVEL", "WARNING"),
+           "KOZYR_PUBLIC_URL": "", "KOZYR_CHAT_BURST": "50", "KOZYR_CHAT_PER_SECOND": "50",
+           "KOZYR_BOT_DELAY": "0", "KOZYR_BOT_THINK_MS": "100", "KOZYR_BOTS_ENABLED": "true",
+           # drive() plays whole matches over the websocket as fast as the server answers
+           "KOZYR_MESSAGES_PER_SECOND": "1000", "KOZYR_MESSAGE_BURST": "2000",
+           "KOZYR_PLAYER_CREATE_BURST": "1000000", **extra_env}  # every test makes players from one address
+    env.pop("REDIS_URL", None)
+    env.pop("KOZYR_REDIS_URL", None)
+    log = open(tmp / "server.log", "a")
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+                             "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log.close()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc, base
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_server(proc)
+            pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
+        time.sleep(0.2)
+
+
+def stop_server(proc) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """The real server on a free port; yields its base URL."""
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
     pytest.importorskip("playwright.sync_api")
-    tmp = tmp_path_factory.mktemp("server")
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'kozyr.db'}", "KOZYR_LOG_LEVEL": os.environ.get("KOZYR_TEST_LOG_LEVEL", "WARNING"),
-           "KOZYR_PUBLIC_URL": "", "KOZYR_CHAT_BURST": "50", "KOZYR_CHAT_PER_SECOND": "50",
-           "KOZYR_BOT_DELAY": "0", "KOZYR_BOT_THINK_MS": "100", "KOZYR_BOTS_ENABLED": "true",
-           # drive() plays whole matches over the websocket as fast as the server answers
-           "KOZYR_MESSAGES_PER_SECOND": "1000", "KOZYR_MESSAGE_BURST": "2000",
-           "KOZYR_PLAYER_CREATE_BURST": "1000000"}  # every test makes players from one address
-    env.pop("REDIS_URL", None)
-    env.pop("KOZYR_REDIS_URL", None)
-    log = open(tmp / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-                             "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = start_server(tmp_path_factory.mktemp("server"), _free_port())
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
-            time.sleep(0.2)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        stop_server(proc)
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,9 @@ made while the connection is down is sent when it is back."""
 
 from __future__ import annotations
 
-from .conftest import LAPTOP
+import shutil
+
+from .conftest import LAPTOP, ROOT, _free_port, start_server, stop_server
 from .helpers import new_room, open_seat
 from .scenes import LEADS, NAMES, single_action_cards
 
@@ -48,8 +50,10 @@ def test_a_room_page_opens_offline_and_comes_back_with_the_connection(server, ne
     page.locator("[data-role=offline-page]").wait_for()
     assert "Brak połączenia" in page.locator("[data-role=offline-page]").inner_text()
     assert page.locator("header.top .brand").is_visible()
+    assert "Brak połączenia" in page.locator("[data-notice=offline]").inner_text()  # the browser's offline, any page
     page.context.set_offline(False)
     page.locator(".felt").wait_for()
+    page.locator("[data-notice=offline]").wait_for(state="detached")
     assert not page.errors, page.errors
 
 
@@ -104,3 +108,46 @@ def test_a_move_made_offline_is_sent_when_the_connection_is_back_T20(server, new
     finally:
         table.close()
 
+
+
+def test_a_deploy_is_offered_as_new_version_reload_and_the_page_moves_whole(tmp_path, browser):
+    """A server restarted with a changed client (another build) on the same address: the
+    open page's worker update installs the new worker, which waits; the page says "A new
+    version of Kozyr is ready" with Reload; the reload comes up under the new worker with
+    every module and style sheet from the new build's prefix, none from the old one."""
+    tree = tmp_path / "static"
+    shutil.copytree(ROOT / "static", tree)
+    port = _free_port()
+    proc, base = start_server(tmp_path, port, KOZYR_STATIC_DIR=str(tree))
+    ctx = browser.new_context(viewport=LAPTOP, locale="pl")
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script("localStorage.setItem('kozyr.lang', 'pl')")
+        page.goto(base + "/")
+        controlled(page)
+        old = page.evaluate("() => [...document.querySelectorAll('link[rel=stylesheet]')].map((l) => l.href)")[0]
+        stop_server(proc)
+        with open(tree / "css" / "app.css", "a") as f:
+            f.write("\n/* the next build */\n")
+        proc, _ = start_server(tmp_path, port, KOZYR_STATIC_DIR=str(tree))
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        button = page.locator("[data-role=notice-version]")
+        button.wait_for()
+        assert "Nowa wersja" in page.locator("[data-notice=version]").inner_text()
+        with page.expect_navigation():
+            button.click()
+        controlled(page)
+        page.locator("header.top .brand").wait_for()
+        new = page.evaluate("() => [...document.querySelectorAll('link[rel=stylesheet]')].map((l) => l.href)")[0]
+        prefix = lambda url: url.split("/")[4]  # noqa: E731 - http://host/v/<build>/...
+        assert prefix(new) != prefix(old)
+        loaded = page.evaluate("() => performance.getEntriesByType('resource').map((r) => r.name).filter((u) => u.includes('/v/'))")
+        assert loaded and all(prefix(u) == prefix(new) for u in loaded), loaded
+        caches_now = page.evaluate("async () => await caches.keys()")
+        assert caches_now == [f"kozyr-{prefix(new)}"], caches_now
+        assert not errors, errors
+    finally:
+        ctx.close()
+        stop_server(proc)
