@@ -18,6 +18,7 @@ from .schemas import (
     Count,
     Id,
     MatchSummary,
+    MyGame,
     PlayerCreate,
     PlayerPublic,
     PlayerStats,
@@ -68,6 +69,13 @@ async def my_matches(player: PlayerDep, history: HistoryDep,
     return await run_in_threadpool(partial(
         history.matches, player_id=player.id, with_player=with_player, variant=variant,
         since=since, until=until, status=status, limit=limit, offset=offset))
+
+
+@router.get("/me/games", response_model=list[MyGame], responses=responses(*AUTH))
+async def my_games(player: PlayerDep, history: HistoryDep) -> list[dict]:
+    """My running matches across rooms: those waiting for me first, then those waiting for
+    others, the longest waiting first (README "My games")."""
+    return await run_in_threadpool(history.games, player.id)
 
 
 @router.get("/{player_id}/stats", response_model=PlayerStats, responses=responses(UnknownPlayer))

@@ -227,6 +227,13 @@ class MatchSummary(BaseModel):
     finished_at: str | None
 
 
+class MyGame(MatchSummary):
+    """A running match of mine: whose turn it is and since when."""
+    to_act: list[int] = Field(description="the seats the match waits for")
+    my_turn: bool = Field(description="one of my seats is among them")
+    since: str = Field(description="when the latest action was made (the start before the first)")
+
+
 class MatchDetail(MatchSummary):
     seed: int | None = Field(None, description="revealed once the match is finished")
     first_dealer: int | None = None

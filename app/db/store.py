@@ -391,6 +391,11 @@ def actions_of(s: Session | Connection, match_id: str, from_seq: int = 0) -> lis
     return list(c.execute(_ACTIONS, {"match": match_id, "from_seq": from_seq}))
 
 
+def last_action_at(s: Session, match_id: str) -> datetime | None:
+    """When the match's latest action was stored (None before its first)."""
+    return s.scalar(select(func.max(m.Action.created_at)).where(m.Action.match_id == match_id))
+
+
 def unfinished_matches(s: Session) -> list[m.Match]:
     return list(s.scalars(select(m.Match).where(m.Match.status == "playing")))
 

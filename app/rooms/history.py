@@ -86,6 +86,24 @@ class History:
             rows = store.list_matches(s, room_id=room_id, **filters)
             return [self.summary(s, r) for r in rows]
 
+    def games(self, player_id: int, limit: int = 100) -> list[dict]:
+        """The player's running matches with whose turn it is (the engine's ``to_act`` of
+        the log as stored) and since when (the latest action, else the start): his turn
+        first, then the longest waiting first."""
+        with self.db.read() as s:
+            rows = store.list_matches(s, player_id=player_id, status="playing", limit=limit)
+            loaded = [(row, self.summary(s, row), store.actions_of(s, row.id),
+                       store.last_action_at(s, row.id) or row.created_at) for row in rows]
+        out = []
+        for row, info, actions, since in loaded:
+            match = self.replays.get(row, actions)
+            to_act = [] if match.is_over() else match.to_act()
+            mine = {x["seat"] for x in info["seats"] if x["player"] == player_id}
+            out.append({**info, "version": len(actions), "to_act": to_act,
+                        "my_turn": bool(mine & set(to_act)), "since": store.utc(since)})
+        out.sort(key=lambda g: (not g["my_turn"], g["since"]))
+        return out
+
     def _load(self, match_id: str):
         with self.db.read() as s:
             row = store.match_row(s, match_id)

@@ -15,6 +15,7 @@ import { Store, Region } from './store.js';
 import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
+import { renderGames, watchGames, relabelGames } from './games.js';
 import { tellChanges, tellPresence, tellTimer, tellChat } from './announce.js';
 import { startWorker, watchNetwork, showNotice, hideNotice } from './pwa.js';
 
@@ -404,6 +405,7 @@ class RoomPage {
 function route() {
   let m = /^#\/match\/([\w-]+)/.exec(location.hash);
   if (m) return { name: 'match', id: m[1] };
+  if (/^#\/games\/?$/.test(location.hash)) return { name: 'games' };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
   if (m) return { name: 'player', id: m[1] ? Number(m[1]) : null };
   m = /^#\/signin(?:\/([\w-]+))?\/?$/.exec(location.hash);  // with a link's secret, or the passphrase form
@@ -432,6 +434,8 @@ function render() {
     renderSignIn(main, r.secret, { navigate });
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
+  } else if (r.name === 'games') {
+    renderGames(main, { link });
   } else {
     renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name), stale: () => drawn !== renders }).then(() => {
       // browser notifications for calls (notify.js), in the greeting's panel
@@ -462,6 +466,10 @@ function header() {
   home.textContent = t('lobby');
   home.onclick = (e) => { e.preventDefault(); navigate('/'); };
   document.getElementById('player-link').textContent = t('player.my_page');
+  document.getElementById('games-label').textContent = t('games.title');
+  const games = document.getElementById('games-link');
+  games.onclick = (e) => { e.preventDefault(); navigate('/#/games'); };
+  relabelGames();
   setStatus(statusEl.dataset.status);
 }
 
@@ -476,5 +484,6 @@ header();
 render();
 startWorker();  // the installable app: offline shell, "new version: reload" (pwa.js, sw.js)
 watchNetwork();
-watchCalls(navigate);  // calls as browser notifications while the site is open (notify.js)
+watchCalls(navigate);
+watchGames();  // the number of games waiting for my move: the header's link, the app icon (games.js)  // calls as browser notifications while the site is open (notify.js)
 window.kozyr = { get page() { return page; } };  // for the browser tests and the curious

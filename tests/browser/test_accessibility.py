@@ -1,6 +1,6 @@
 """WCAG 2.1 A/AA by axe-core (bundled by axe-playwright-python) on every page a player
 sees: home, the room form, the lobby, the table in every family and phase, the deal
-summary, the end of a match, history and replay, the player page.  Each scene is
+summary, the end of a match, history and replay, the player page, my games.  Each scene is
 built once; the size (1366x768, 390x844) and the language (ru, pl, en) are switched in
 the page, so every scene is checked six times for the price of one."""
 
@@ -107,4 +107,7 @@ def test_history_replay_and_player_page_have_no_wcag_violations(server, new_page
     me.locator(".player-page, main").first.wait_for()
     me.wait_for_timeout(300)
     found += axe_violations(me, "player")
+    me.goto(f"{server}/#/games")
+    me.locator("[data-role=games-mine]").wait_for()
+    found += axe_violations(me, "my games")
     assert not found, "\n".join(found)
