@@ -435,7 +435,7 @@ function render() {
   } else if (r.name === 'match') {
     renderHistory(main, r.id, { link });
   } else if (r.name === 'games') {
-    renderGames(main, { link });
+    renderGames(main, { link, navigate });
   } else {
     renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name), stale: () => drawn !== renders }).then(() => {
       // browser notifications for calls (notify.js), in the greeting's panel

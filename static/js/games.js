@@ -1,11 +1,12 @@
-// My games (#/games): my running matches across rooms (GET /api/players/me/games), those
-// waiting for me first, then those waiting for others, with a tap into each; the number
+// My games (#/games): friends' calls to a new room (as on the home page), then my running
+// matches across rooms (GET /api/players/me/games), those waiting for me first, then those waiting for others, with a tap into each; the number
 // waiting for me on the header's link and the app icon (Badging API).
 
 import { h, clear } from './dom.js';
 import { t, listOf, dateTime, number } from './i18n.js';
 import { me, req } from './api.js';
 import { gameName, seatName } from './names.js';
+import { callsBanner } from './player.js';
 
 let shown = 0;  // the count on the header now
 
@@ -66,8 +67,11 @@ export async function renderGames(root, ctx) {
     h('h2', { text: title }),
     list.length ? h('ul', { class: 'game-list' }, list.map((g) => gameRow(g, who, ctx)))
       : h('p', { class: 'muted', text: t('games.none') }));
+  const calls = h('div', { class: 'games-calls' });  // friends waiting in a new room for me (player.js)
   clear(root).append(h('div', { class: 'games-page' },
     h('h1', { text: t('games.title') }),
+    calls,
     section(t('games.mine'), mine, 'games-mine'),
     section(t('games.others'), others, 'games-others')));
+  callsBanner(calls, ctx);
 }

@@ -1,4 +1,4 @@
-"""My games (#/games, static/js/games.js): my running matches across rooms from
+"""My games (#/games, static/js/games.js): friends' calls to a new room, then my running matches across rooms from
 GET /api/players/me/games, those waiting for my move first with a tap into the room, the
 count on the header's link."""
 
@@ -22,6 +22,7 @@ def test_my_games_lists_my_turns_first_and_opens_the_room_T8(server, new_page, s
     # T-8: who bids first is the engine's; the page only shows the server's to_act
     me, a, b = player(server, "Oleńka"), player(server, "Аркадий"), player(server, "Bob")
     rooms = [started(server, a, [me, b], 1), started(server, me, [a, b], 2), started(server, b, [a, me], 3)]
+    call(server, "POST", f"/api/rooms/{rooms[0]['code']}/again", a["token"])  # a friend waits in a new room
     games = call(server, "GET", "/api/players/me/games", me["token"])
     mine = [g["room"] for g in games if g["my_turn"]]
     assert {g["room"] for g in games} == {r["code"] for r in rooms}
@@ -31,6 +32,8 @@ def test_my_games_lists_my_turns_first_and_opens_the_room_T8(server, new_page, s
             page.goto(server + "/#/games")
             page.locator("[data-role=games-mine]").wait_for()
             assert page.locator(".games-page h1").inner_text() == GAME[lang]
+            page.locator(".games-calls .call").wait_for()  # the friend's call, as on the home page
+            assert "Аркадий" in page.locator(".games-calls .call").inner_text()
             assert page.locator("[data-role=games-mine] h2").inner_text() == YOUR_MOVE[lang]
             assert page.locator("[data-role=games-mine] .game-row").evaluate_all(
                 "(els) => els.map((e) => e.dataset.room)") == mine
