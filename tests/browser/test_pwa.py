@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 
 from .conftest import LAPTOP, ROOT, _free_port, start_server, stop_server
-from .helpers import new_room, open_seat
+from .helpers import call, new_room, open_seat
 from .scenes import LEADS, NAMES, single_action_cards
 
 
@@ -151,3 +151,34 @@ def test_a_deploy_is_offered_as_new_version_reload_and_the_page_moves_whole(tmp_
     finally:
         ctx.close()
         stop_server(proc)
+
+
+def test_a_move_made_offline_after_the_match_moved_on_is_not_played_T20(server, new_page):
+    """The same player plays on another device while this page is offline: the move this page
+    kept is sent on return with its old version, the server refuses it as stale, and the page
+    shows the new state (the other device's card on the table, its own card still in hand)."""
+    code, players, seat, table = LEADS.bring(server)  # T-20: this seat leads
+    try:
+        page = open_seat(new_page, server, code, players[seat], LAPTOP, lang="en")
+        page.locator(".hand .card.playable").first.wait_for()
+        single = single_action_cards(page)
+        assert len(single) >= 2
+        playable = page.locator(".hand .card.playable")
+        mine, other = (playable.nth(i).get_attribute("data-card") for i in single[:2])
+        page.context.set_offline(True)
+        page.evaluate("() => window.kozyr.page.socket.reconnectNow()")
+        page.locator("#status[data-status=offline]").wait_for()
+        page.locator(f".hand .card[data-card='{mine}']").click()
+        page.locator("[data-notice=offline]").wait_for()
+        table.act(seat, f"play:{other}")  # the other device (the websocket table) plays first
+        page.context.set_offline(False)
+        page.locator("#toast").filter(has_text="moved on").wait_for()
+        page.locator(f".trick [data-card='{other}']").wait_for()
+        assert page.locator(f".hand .card[data-card='{mine}']").count() == 1
+        log = table.views[seat]["view"]["log"]
+        assert [seat, f"play:{other}"] in log and [seat, f"play:{mine}"] not in log
+        # and nothing was applied after the refusal: the room's match is at the table's version
+        assert call(server, "GET", f"/api/rooms/{code}")["match"]["version"] == table.views[seat]["version"]
+        assert not page.errors, page.errors
+    finally:
+        table.close()
