@@ -5,14 +5,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..config import Settings
 from ..db.errors import BadName, RateLimited, UnknownPlayer
 from ..errors import responses
 from ..rooms.text import clean_name
-from .deps import AUTH, HistoryDep, PlayerDep, PlayersDep, SettingsDep, client_address
+from .deps import AUTH, ROOM, HistoryDep, PlayerDep, PlayersDep, RoomCode, SettingsDep, client_address
 from .schemas import (
     MAX_ID,
     Count,
@@ -76,6 +76,19 @@ async def my_games(player: PlayerDep, history: HistoryDep) -> list[dict]:
     """My running matches across rooms: those waiting for me first, then those waiting for
     others, the longest waiting first (README "My games")."""
     return await run_in_threadpool(history.games, player.id)
+
+
+@router.put("/me/muted-rooms/{code}", status_code=204, responses=responses(*AUTH, *ROOM))
+async def mute_room(code: RoomCode, player: PlayerDep, history: HistoryDep) -> Response:
+    """Mute a room: My games still lists its matches, the header's count leaves them out."""
+    await run_in_threadpool(history.mute, player.id, code, True)
+    return Response(status_code=204)
+
+
+@router.delete("/me/muted-rooms/{code}", status_code=204, responses=responses(*AUTH, *ROOM))
+async def unmute_room(code: RoomCode, player: PlayerDep, history: HistoryDep) -> Response:
+    await run_in_threadpool(history.mute, player.id, code, False)
+    return Response(status_code=204)
 
 
 @router.get("/{player_id}/stats", response_model=PlayerStats, responses=responses(UnknownPlayer))

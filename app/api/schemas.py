@@ -232,6 +232,7 @@ class MyGame(MatchSummary):
     to_act: list[int] = Field(description="the seats the match waits for")
     my_turn: bool = Field(description="one of my seats is among them")
     since: str = Field(description="when the latest action was made (the start before the first)")
+    muted: bool = Field(description="I muted its room: listed, not counted on the badge")
 
 
 class MatchDetail(MatchSummary):

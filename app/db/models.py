@@ -152,6 +152,16 @@ class RoleRow(Base):
     row: Mapped[dict] = mapped_column(JSON)
 
 
+class MutedRoom(Base):
+    """A room a player muted: its matches are listed in My games but not counted on the
+    header's badge (app/rooms/history.py games)."""
+
+    __tablename__ = "muted_rooms"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ChatMessage(Base):
     __tablename__ = "chat_messages"
     __table_args__ = (Index("ix_chat_room_id", "room_id", "id"),)

@@ -391,6 +391,19 @@ def actions_of(s: Session | Connection, match_id: str, from_seq: int = 0) -> lis
     return list(c.execute(_ACTIONS, {"match": match_id, "from_seq": from_seq}))
 
 
+def set_muted(s: Session, player_id: int, room_id: int, muted: bool) -> None:
+    """Mute or unmute a room for a player (idempotent)."""
+    row = s.get(m.MutedRoom, (player_id, room_id))
+    if muted and row is None:
+        s.add(m.MutedRoom(player_id=player_id, room_id=room_id))
+    elif not muted and row is not None:
+        s.delete(row)
+
+
+def muted_room_ids(s: Session, player_id: int) -> set[int]:
+    return set(s.scalars(select(m.MutedRoom.room_id).where(m.MutedRoom.player_id == player_id)))
+
+
 def last_action_at(s: Session, match_id: str) -> datetime | None:
     """When the match's latest action was stored (None before its first)."""
     return s.scalar(select(func.max(m.Action.created_at)).where(m.Action.match_id == match_id))

@@ -92,6 +92,7 @@ class History:
         first, then the longest waiting first."""
         with self.db.read() as s:
             rows = store.list_matches(s, player_id=player_id, status="playing", limit=limit)
+            muted = store.muted_room_ids(s, player_id)
             loaded = [(row, self.summary(s, row), store.actions_of(s, row.id),
                        store.last_action_at(s, row.id) or row.created_at) for row in rows]
         out = []
@@ -100,9 +101,15 @@ class History:
             to_act = [] if match.is_over() else match.to_act()
             mine = {x["seat"] for x in info["seats"] if x["player"] == player_id}
             out.append({**info, "version": len(actions), "to_act": to_act,
-                        "my_turn": bool(mine & set(to_act)), "since": store.utc(since)})
+                        "my_turn": bool(mine & set(to_act)), "since": store.utc(since),
+                        "muted": row.room_id in muted})
         out.sort(key=lambda g: (not g["my_turn"], g["since"]))
         return out
+
+    def mute(self, player_id: int, code: str, muted: bool) -> None:
+        """Mute (or unmute) a room for the player: ``UnknownRoom`` for a code no room has."""
+        with self.db.write() as s:
+            store.set_muted(s, player_id, store.room_by_code(s, code).id, muted)
 
     def _load(self, match_id: str):
         with self.db.read() as s:

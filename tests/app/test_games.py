@@ -51,3 +51,20 @@ def test_my_games_lists_running_matches_mine_first_T8(client):
 def test_a_finished_or_waiting_room_is_not_a_game(client):
     room, players = make_room(client, "thousand-1001", 3, start=False)
     assert client.get("/api/players/me/games", headers=auth(players[0])).json() == []
+
+
+def test_a_muted_room_is_listed_but_marked_and_unmuting_undoes_it(client):
+    me, a = new_player(client, "Ja"), new_player(client, "Ala")
+    room = seat_and_start(client, a, [me, new_player(client, "Bob")], seed=4)
+    url = f"/api/players/me/muted-rooms/{room['code']}"
+    assert [g["muted"] for g in client.get("/api/players/me/games", headers=auth(me)).json()] == [False]
+    assert client.put(url, headers=auth(me)).status_code == 204
+    assert client.put(url, headers=auth(me)).status_code == 204  # twice: still muted, no error
+    assert [g["muted"] for g in client.get("/api/players/me/games", headers=auth(me)).json()] == [True]
+    # muting is mine alone
+    assert [g["muted"] for g in client.get("/api/players/me/games", headers=auth(a)).json()] == [False]
+    # the code as typed in lower case finds the room
+    assert client.delete(f"/api/players/me/muted-rooms/{room['code'].lower()}", headers=auth(me)).status_code == 204
+    assert [g["muted"] for g in client.get("/api/players/me/games", headers=auth(me)).json()] == [False]
+    assert client.put("/api/players/me/muted-rooms/NOSUCH99", headers=auth(me)).status_code == 404
+    assert client.put(url).status_code == 401

@@ -22,6 +22,7 @@ def test_my_games_lists_my_turns_first_and_opens_the_room_T8(server, new_page, s
     # T-8: who bids first is the engine's; the page only shows the server's to_act
     me, a, b = player(server, "Oleńka"), player(server, "Аркадий"), player(server, "Bob")
     rooms = [started(server, a, [me, b], 1), started(server, me, [a, b], 2), started(server, b, [a, me], 3)]
+    assert any(g["my_turn"] for g in call(server, "GET", "/api/players/me/games", me["token"])), "no turn of mine: change a seed"
     call(server, "POST", f"/api/rooms/{rooms[0]['code']}/again", a["token"])  # a friend waits in a new room
     games = call(server, "GET", "/api/players/me/games", me["token"])
     mine = [g["room"] for g in games if g["my_turn"]]
@@ -45,7 +46,16 @@ def test_my_games_lists_my_turns_first_and_opens_the_room_T8(server, new_page, s
             no_sideways_overflow(page)
             page.screenshot(path=str(screenshots / f"games-{lang}-{size}.png"), full_page=True)
             assert not page.errors, page.errors
-    if mine:  # one tap into the room whose move is mine
+    if mine:  # muting a room of mine: still listed, no longer counted; unmuting counts it again
+        row = page.locator(f"[data-role=games-mine] .game-row[data-room='{mine[0]}']")
+        row.locator("[data-role=mute]").click()
+        page.locator(f".game-row[data-room='{mine[0]}'][data-muted=true]").wait_for()
+        page.wait_for_function("(n) => document.querySelector('#games-count').textContent === n",
+                               arg=str(len(mine) - 1) if len(mine) > 1 else "")
+        page.locator(f".game-row[data-room='{mine[0]}'] [data-role=mute]").click()
+        page.locator(f".game-row[data-room='{mine[0]}'][data-muted=false]").wait_for()
+        page.wait_for_function("(n) => document.querySelector('#games-count').textContent === n", arg=str(len(mine)))
+        # one tap into the room whose move is mine
         page.locator("[data-role=games-mine] .game-row .btn").first.click()
         page.wait_for_url(f"**/room/{mine[0]}")
         page.locator(".felt").wait_for()
