@@ -121,7 +121,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     try:
         await _session(conn, last_version is not None, settings=settings, rooms=rooms, matches=state.matches,
                        play=state.play, takebacks=state.takebacks, abandon=state.abandon,
-                       stale_build=bool(build) and build != ws.app.state.static.build)
+                       reload_to=None if not build or build == state.static.build else state.static.build)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -144,15 +144,15 @@ def _leave_room(hub: Hub, rooms: RoomService, conn: Conn) -> None:
 
 
 async def _session(conn: Conn, resume: bool, *, settings: Settings, rooms: RoomService, matches: MatchLoop,
-                   play: Play, takebacks: Takebacks, abandon: Abandon, stale_build: bool = False) -> None:
+                   play: Play, takebacks: Takebacks, abandon: Abandon, reload_to: str | None = None) -> None:
     ws = conn.ws
     limit = settings.max_message_bytes
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     version, match_id = rooms.stamp(conn.room_code)
     conn.send({"type": "welcome", "version": version, "match": match_id, "room": conn.room_code,
                "player": conn.player_id, "name": conn.name, "seat": conn.seat})
-    if stale_build:  # the page is an older (or newer) build than ours: it should reload
-        conn.send({"type": "reload", "version": version, "match": match_id, "build": ws.app.state.static.build})
+    if reload_to:  # the page is another build than ours (hello.build): it should reload to ours
+        conn.send({"type": "reload", "version": version, "match": match_id, "build": reload_to})
     # A reconnect does not end a takeover: only the person's action or "back" does.
     await matches.send_state(conn, resume)
     rooms.announce(conn.room_code)

@@ -484,6 +484,6 @@ header();
 render();
 startWorker();  // the installable app: offline shell, "new version: reload" (pwa.js, sw.js)
 watchNetwork();
-watchCalls(navigate);
-watchGames();  // the number of games waiting for my move: the header's link, the app icon (games.js)  // calls as browser notifications while the site is open (notify.js)
+watchCalls(navigate);  // calls as browser notifications while the site is open (notify.js)
+watchGames();  // the number of games waiting for my move: the header's link, the app icon (games.js)
 window.kozyr = { get page() { return page; } };  // for the browser tests and the curious

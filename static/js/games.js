@@ -1,6 +1,7 @@
 // My games (#/games): friends' calls to a new room (as on the home page), then my running
-// matches across rooms (GET /api/players/me/games), those waiting for me first, then those waiting for others, with a tap into each; the number
-// waiting for me on the header's link and the app icon (Badging API), a muted room's not.
+// matches across rooms (GET /api/players/me/games), those waiting for me first, then those
+// waiting for others, with a tap into each; the number waiting for me on the header's link
+// and the app icon (Badging API), a muted room's not.
 
 import { h, clear } from './dom.js';
 import { t, listOf, dateTime, number } from './i18n.js';
