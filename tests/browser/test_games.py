@@ -4,7 +4,7 @@ count on the header's link."""
 
 from __future__ import annotations
 
-from .helpers import call
+from .helpers import WsTable, call
 from .lobby_helpers import SIZES, as_player, no_sideways_overflow, player
 
 GAME = {"ru": "Мои игры", "pl": "Moje gry", "en": "My games"}
@@ -22,7 +22,14 @@ def test_my_games_lists_my_turns_first_and_opens_the_room_T8(server, new_page, s
     # T-8: who bids first is the engine's; the page only shows the server's to_act
     me, a, b = player(server, "Oleńka"), player(server, "Аркадий"), player(server, "Bob")
     rooms = [started(server, a, [me, b], 1), started(server, me, [a, b], 2), started(server, b, [a, me], 3)]
-    assert any(g["my_turn"] for g in call(server, "GET", "/api/players/me/games", me["token"])), "no turn of mine: change a seed"
+    # the seeds are the server's: in the first room the others act (over the websocket) until my turn comes
+    with WsTable(server, rooms[0]["code"], [a["token"], me["token"], b["token"]]) as table:
+        for _ in range(20):
+            seat = table.view["to_act"][0]
+            if seat == 1:
+                break
+            table.act(seat, table.views[seat]["view"]["legal"][0])
+    assert any(g["my_turn"] for g in call(server, "GET", "/api/players/me/games", me["token"]))
     call(server, "POST", f"/api/rooms/{rooms[0]['code']}/again", a["token"])  # a friend waits in a new room
     games = call(server, "GET", "/api/players/me/games", me["token"])
     mine = [g["room"] for g in games if g["my_turn"]]
