@@ -41,6 +41,9 @@ class Player(Base):
     # and slot; None: a person.  ``bot_key`` ("basic-2") is what the client translates.
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     bot_slot: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Away (a vacation) until then: the deadlines of his seats pause, within each room's
+    # ``vacation_days`` (app/rooms/deadlines.py; migration 0018).
+    away_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     @property
     def bot_key(self) -> str | None:
@@ -73,6 +76,14 @@ class Room(Base):
     # A match the host stopped before its end: "counts" (standings and ratings as they
     # stood) | "ignored" (app/rooms/abandon.py; migration 0015).
     abandoned: Mapped[str] = mapped_column(String(8), default="ignored", server_default="ignored")
+    # The pace (migration 0018): "live" (the turn clock is takeover_seconds: a bot takes
+    # the seat over) | "turn" (turn-based: each move has ``move_seconds``; when they pass,
+    # ``on_deadline`` "bot": the seat's bot plays that one move | "wait": the match waits).
+    pace: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
+    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    on_deadline: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
+    # The longest vacation (days) that pauses a deadline of this room.
+    vacation_days: Mapped[int] = mapped_column(Integer, default=14, server_default="14")
 
 
 class Seat(Base):
@@ -160,6 +171,25 @@ class MutedRoom(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Deadline(Base):
+    """The one running deadline of a match (both paces; app/rooms/deadlines.py): the
+    person awaited (``seat``) at ``version`` since ``since``; it fires at ``due_at``
+    (None while paused: ``paused_left`` seconds are kept), a reminder at ``remind_at``.
+    ``state``: running | expired (a "wait" room's passed deadline: the match waits)."""
+
+    __tablename__ = "deadlines"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    seconds: Mapped[float] = mapped_column(Float)
+    paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    state: Mapped[str] = mapped_column(String(8), default="running", server_default="running")
 
 
 class ChatMessage(Base):
