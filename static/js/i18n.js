@@ -160,10 +160,11 @@ export function fromNow(value, now = Date.now()) {
 // A deadline's moment for dateTime(): weekday, date and time ("Fri, 4 Dec, 21:30").
 export const WHEN = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
 
-// A length of time in whole days, hours or minutes ("24 hours", "3 дня", "5 minut").
+// A length of time in whole days (from two), hours or minutes ("24 hours", "3 дня", "5 minut").
 export function duration(seconds) {
   const s = Number(seconds) || 0;
-  const [n, unit] = s % 86400 === 0 ? [s / 86400, 'day'] : s % 3600 === 0 ? [s / 3600, 'hour'] : [Math.round(s / 60), 'minute'];
+  const [n, unit] = s >= 172800 && s % 86400 === 0 ? [s / 86400, 'day']
+    : s >= 3600 && s % 3600 === 0 ? [s / 3600, 'hour'] : [Math.round(s / 60), 'minute'];
   return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' }).format(n);
 }
 
