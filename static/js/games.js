@@ -134,7 +134,7 @@ function awayBox(profile) {
     h('h2', { text: t('away.title') }),
     h('p', { class: 'muted small', text: t('away.hint') }),
     h('p', { class: `away-state${away ? ' on' : ''}`, 'data-role': 'away-state', 'aria-live': 'polite',
-      text: away ? t('away.now', { time: dateTime(profile.away_until, { dateStyle: 'full', timeStyle: 'short' }) }) : t('away.none') }),
+      text: away ? t('away.now', { time: dateTime(profile.away_until, { dateStyle: 'long', timeStyle: 'short' }) }) : t('away.none') }),
     h('form', { class: 'away-form', 'data-role': 'away-form', onsubmit: setAway },
       h('label', { class: 'field' }, t('away.until'),
         h('input', { type: 'date', name: 'until', required: true, min: isoDay(today), max: isoDay(latest),
