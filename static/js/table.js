@@ -342,17 +342,20 @@ export class Table {
     const mine = isSeat(view.seat) && timer.seat === view.seat;
     const name = this.ctx.name(timer.seat);
     const status = timer.expired ? 'expired' : timer.paused ? 'paused' : 'due';
+    // running: "in …" from the seconds left as received (this page's clock may differ from
+    // the server's); paused: the seconds stand still, the due time (a vacation's) is the server's
+    const at = status === 'due' && timer.deadline !== null ? timer.deadline : timer.due;
+    const due = at ? t('pace.due', { rel: fromNow(at), time: dateTime(timer.due || at, WHEN) }) : '';
     let line;
     if (status === 'expired') {
       line = h('span', { class: 'pace-due', text: mine ? t('pace.expired_mine') : t('pace.expired') });
     } else if (status === 'paused') {
-      line = h('span', { class: 'pace-due', text: state.takeback ? t('pace.paused_takeback') : t('pace.paused_away', { names: name }) });
+      line = [h('span', { class: 'pace-due', text: state.takeback ? t('pace.paused_takeback') : t('pace.paused_away', { names: name }) }),
+        due ? h('span', { class: 'pace-later', text: ` · ${due}` }) : null];
     } else {
-      const at = timer.deadline ?? timer.due;
-      line = h('span', { class: 'pace-due', 'data-due': timer.due || '',
-        text: t('pace.due', { rel: fromNow(at), time: dateTime(timer.due || at, WHEN) }) });
+      line = h('span', { class: 'pace-due', 'data-due': timer.due || '', text: due });
     }
-    const host = status === 'expired' && this.ctx.isHost();
+    const host = status === 'expired' && this.ctx.isHost() && !mine;  // my own move: I just play it
     return h('div', { class: `pace-line${mine ? ' mine' : ''}`, 'data-role': 'pace-line', 'data-state': status, 'data-seat': timer.seat },
       h('p', { class: 'pace-who' },
         h('b', { text: mine ? t('pace.yours') : t('pace.awaited', { names: name }) }),

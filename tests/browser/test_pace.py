@@ -8,12 +8,22 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+import pytest
+
+from .clocked import clocked_server
 from .conftest import LAPTOP, PHONE
-from .helpers import call, client_module, new_room, open_seat
+from .helpers import WsTable, call, client_module, new_room, open_seat
 from .lobby_helpers import as_player, no_sideways_overflow, player
 
 TURN = {"pace": "turn", "move_seconds": 86400, "on_deadline": "wait", "vacation_days": 14}
 I18N = client_module("i18n.js")
+
+
+@pytest.fixture(scope="module")
+def clocked(tmp_path_factory, browser):
+    """A server of this module's own whose deadline clock the tests move on."""
+    with clocked_server(tmp_path_factory.mktemp("clocked")) as c:
+        yield c
 
 
 def shown(page, iso: str) -> str:
@@ -202,4 +212,46 @@ def test_an_away_player_s_deadline_is_shown_paused(server, new_page):
     line = page.locator("[data-role=pace-line][data-state=paused]")
     line.wait_for()
     assert line.locator(".pace-due").inner_text() == f"Deadline paused: {awaited['name']} is away"
+    assert not page.errors, page.errors
+
+
+def test_a_passed_deadline_waits_and_the_host_may_let_a_bot_move(clocked, new_page):
+    base, advance = clocked
+    code, players = new_room(base, "thousand-1001", ["Gospodyni", "Jan", "Ewa"], pace=TURN)
+    with WsTable(base, code, [p["token"] for p in players]) as table:
+        for _ in range(10):  # the host acts while the host is awaited: another seat's deadline passes
+            seat = table.view["to_act"][0]
+            if seat != 0:
+                break
+            table.act(seat, table.views[seat]["view"]["legal"][0])
+    host = open_seat(new_page, base, code, players[0], PHONE, lang="pl")
+    late = open_seat(new_page, base, code, players[seat], LAPTOP, lang="en")
+    host.locator("[data-role=pace-line][data-state=due]").wait_for()
+    advance(TURN["move_seconds"] + 120)
+    line = host.locator("[data-role=pace-line][data-state=expired]")
+    line.wait_for(timeout=20000)
+    assert "Czas na ruch minął — partia czeka" in line.inner_text()
+    late.locator("[data-role=pace-line][data-state=expired]").wait_for()
+    assert "Time is up — the game waits for your move" in late.locator("[data-role=pace-line]").inner_text()
+    assert late.locator("[data-role=pace-host]").count() == 0  # not the host: no host's controls
+    version = int(host.locator(".felt").get_attribute("data-version"))
+    host.locator("[data-role=pace-host] [data-role=pace-bot]").click()  # the host lets a bot make the move
+    host.wait_for_function(f"() => Number(document.querySelector('.felt').dataset.version) > {version}", timeout=20000)
+    late.locator("[data-role=bot-plays-you]").wait_for()  # the late player's page says a bot plays now
+    host.locator("[data-role=pace-line][data-state=expired]").wait_for(state="detached")
+    for page in (host, late):
+        assert not page.errors, page.errors
+
+
+def test_a_passed_deadline_in_a_bot_room_is_one_bot_move(clocked, new_page):
+    base, advance = clocked
+    code, players = new_room(base, "thousand-1001", ["Ola", "Jan", "Ewa"], pace={**TURN, "on_deadline": "bot"})
+    seat = next(i for i, p in enumerate(players) if my_turn_game(base, code, p)["my_turn"])
+    page = open_seat(new_page, base, code, players[seat], LAPTOP, lang="ru")
+    page.locator("[data-role=pace-line].mine").wait_for()
+    version = int(page.locator(".felt").get_attribute("data-version"))
+    advance(TURN["move_seconds"] + 120)
+    page.wait_for_function(f"() => Number(document.querySelector('.felt').dataset.version) > {version}", timeout=20000)
+    # that one move was the bot's: the seat stays mine, no bot plays on for me
+    assert page.locator("[data-role=bot-plays-you]").count() == 0
     assert not page.errors, page.errors

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from .conftest import LAPTOP, PHONE
-from .helpers import call, new_room, open_seat
+from .helpers import WsTable, call, new_room, open_seat
 from .scenes import SCENES
 
 pytestmark = pytest.mark.skipif(not os.environ.get("KOZYR_SCREENSHOTS"), reason="make screenshots")
@@ -66,6 +66,34 @@ def _each(page, screenshots, scene, redo=None, full_page=False):
 
 
 PACE_SCENES = ["form", "host-settings", "table-mine", "table-waiting", "games", "away", "offline-move", "offline-page"]
+
+
+@pytest.fixture(scope="module")
+def clocked(tmp_path_factory, browser):
+    from .clocked import clocked_server
+    with clocked_server(tmp_path_factory.mktemp("clocked")) as c:
+        yield c
+
+
+def test_pace_screenshot_expired(clocked, new_page, screenshots):
+    """A deadline passed in a room that waits: the host's table (his controls) and the late player's."""
+    base, advance = clocked
+    code, players = new_room(base, "thousand-1001", PACE_NAMES, pace=TURN)
+    with WsTable(base, code, [p["token"] for p in players]) as table:
+        for _ in range(10):  # the host acts while awaited: another seat's deadline passes
+            seat = table.view["to_act"][0]
+            if seat != 0:
+                break
+            table.act(seat, table.views[seat]["view"]["legal"][0])
+    host = open_seat(new_page, base, code, players[0], LAPTOP)
+    late = open_seat(new_page, base, code, players[seat], LAPTOP)
+    host.locator("[data-role=pace-line]").wait_for()
+    advance(TURN["move_seconds"] + 60)
+    host.locator("[data-role=pace-host]").wait_for(timeout=20000)
+    late.locator("[data-role=pace-line][data-state=expired]").wait_for()
+    _each(host, screenshots, "table-expired-host")
+    _each(late, screenshots, "table-expired-late")
+    assert not host.errors and not late.errors, (host.errors, late.errors)
 
 
 @pytest.mark.parametrize("scene", PACE_SCENES)
