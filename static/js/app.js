@@ -164,6 +164,8 @@ class RoomPage {
   relabel() {
     this.chat.relabel();
     this.store.update({ lang: getLang() });
+    const offline = this.root.querySelector('[data-role=offline-page]');  // opened offline: no room yet
+    if (offline) offline.textContent = t('offline_page');
   }
 
   onMessage(msg) {

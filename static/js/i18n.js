@@ -143,18 +143,19 @@ export function number(n, opts) {
 }
 
 // How far a moment is from now, in words: "in 5 hours", "через 5 часов", "za 5 godzin",
-// "2 minutes ago".  Minutes under an hour, whole hours under two days, then whole days
-// (rounded down: a deadline is never said later than it is; the exact time goes beside it).
+// "2 minutes ago": minutes under an hour, hours under two days, then days, each rounded
+// to the nearest (the exact moment goes beside it).
 export function fromNow(value, now = Date.now()) {
   const at = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
   if (Number.isNaN(at)) return '';
   const ms = at - now;
   const sign = ms < 0 ? -1 : 1;
-  const abs = Math.abs(ms);
   const format = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
-  if (abs < 3600e3) return format.format(sign * Math.max(1, Math.round(abs / 60e3)), 'minute');
-  if (abs < 48 * 3600e3) return format.format(sign * Math.floor(abs / 3600e3), 'hour');
-  return format.format(sign * Math.floor(abs / 86400e3), 'day');
+  const minutes = Math.round(Math.abs(ms) / 60e3);
+  if (minutes < 60) return format.format(sign * Math.max(1, minutes), 'minute');
+  const hours = Math.round(Math.abs(ms) / 3600e3);
+  if (hours < 48) return format.format(sign * hours, 'hour');
+  return format.format(sign * Math.round(Math.abs(ms) / 86400e3), 'day');
 }
 
 // A deadline's moment for dateTime(): weekday, date and time ("Fri, 4 Dec, 21:30").
