@@ -588,7 +588,7 @@ function takeoverForm(room, ctx) {
   } },
   h('h2', { class: 'settings-title', text: t('pace.settings') }),
   paceFieldset(values, { prefix: 'room-pace', onInput: remember }),
-  h('button', { type: 'submit', class: 'btn small', text: t('set') }));
+  h('button', { type: 'submit', class: 'btn', 'data-role': 'save-settings', text: t('save') }));
 }
 
 let variantList = null;  // GET /api/variants, once: the defaults the room's rules are compared with
