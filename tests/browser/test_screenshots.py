@@ -141,13 +141,15 @@ def test_pace_screenshot(server, new_page, screenshots, scene):
             for n, p in enumerate(others, start=1):
                 call(server, "POST", f"/api/rooms/{room['code']}/seats/{n}", p["token"])
             call(server, "POST", f"/api/rooms/{room['code']}/start", me["token"])
-            if pace is not TURN:  # the others move (over the websocket) until my move: rows of both kinds
-                with WsTable(server, room["code"], [me["token"]] + [p["token"] for p in others]) as table:
-                    for _ in range(10):
-                        seat = table.view["to_act"][0]
-                        if seat == 0:
-                            break
-                        table.act(seat, table.views[seat]["view"]["legal"][0])
+            # moves over the websocket until the room waits for me (an hour per move, live) or for
+            # another (24 h, 3 days): rows of both kinds
+            mine = pace.get("move_seconds", 3600) == 3600
+            with WsTable(server, room["code"], [me["token"]] + [p["token"] for p in others]) as table:
+                for _ in range(10):
+                    seat = table.view["to_act"][0]
+                    if (seat == 0) == mine:
+                        break
+                    table.act(seat, table.views[seat]["view"]["legal"][0])
         if scene == "away":
             until = (datetime.date.today() + datetime.timedelta(days=10)).isoformat() + "T21:59:00Z"
             call(server, "PUT", "/api/players/me/away", me["token"], {"until": until})
