@@ -258,3 +258,22 @@ def test_a_passed_deadline_in_a_bot_room_is_one_bot_move(clocked, new_page):
     # that one move was the bot's: the seat stays mine, no bot plays on for me
     assert page.locator("[data-role=bot-plays-you]").count() == 0
     assert not page.errors, page.errors
+
+
+def test_a_take_back_request_pauses_the_deadline(server, new_page):
+    code, players = new_room(server, "thousand-1001", ["Ola", "Jan", "Ewa"], pace=TURN)
+    seat = next(i for i, p in enumerate(players) if my_turn_game(server, code, p)["my_turn"])
+    asker = open_seat(new_page, server, code, players[seat], LAPTOP, lang="en")
+    other = open_seat(new_page, server, code, players[(seat + 2) % 3], LAPTOP, lang="ru")
+    other.locator("[data-role=pace-line][data-state=due]").wait_for()
+    asker.locator(".controls button[data-action]").first.click()
+    asker.locator("[data-role=takeback]").click()  # asks the others to take that move back
+    line = other.locator("[data-role=pace-line][data-state=paused]")
+    line.wait_for()
+    assert line.locator(".pace-due").inner_text() == "Срок на паузе, пока решается возврат хода"
+    third = open_seat(new_page, server, code, players[(seat + 1) % 3], PHONE, lang="pl")
+    for page in (other, third):  # every other person seated agrees
+        page.locator("[data-role=takeback-agree]").click()
+    other.locator("[data-role=pace-line][data-state=due]").wait_for()  # taken back: the clock runs again
+    for page in (asker, other, third):
+        assert not page.errors, page.errors
