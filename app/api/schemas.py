@@ -101,6 +101,14 @@ class VariantPublic(BaseModel):
     options: list[dict[str, Any]]
 
 
+PACE = "live: everyone at the table together; turn: turn-based, each move has move_seconds"
+MOVE = "a turn-based room's time for a move, in seconds (300 ... 604800); default: KOZYR_MOVE_SECONDS (24 h)"
+ON_DEADLINE = ("a turn-based move's time passed: bot: the seat's bot plays that one move (the seat "
+               "stays the player's); wait: the match waits for him (the host may let a bot play)")
+VACATION = "the longest vacation (days) of a player that holds a deadline of this room"
+MOVE_SECONDS = (300, 604800)
+
+
 class RoomCreate(BaseModel):
     variant: str = one_of(VARIANT_IDS, "a variant id (GET /api/variants)")
     options: dict[str, Any] | None = Field(None, description="the variant's options (GET /api/variants; "
@@ -118,6 +126,10 @@ class RoomCreate(BaseModel):
     abandoned: Literal["counts", "ignored"] = Field(
         "ignored", description="a match the host stops before its end: counts for standings and "
         "ratings as it stood, or is ignored")
+    pace: Literal["live", "turn"] = Field("live", description=PACE)
+    move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
+    on_deadline: Literal["bot", "wait"] = Field("bot", description=ON_DEADLINE)
+    vacation_days: int = Field(14, ge=0, le=60, description=VACATION)
 
 
 class SeatPublic(BaseModel):
@@ -162,6 +174,10 @@ class RoomPublic(BaseModel):
     rated: bool = False
     takeback: str = "agree"
     abandoned: str = "ignored"
+    pace: str = Field("live", description=PACE)
+    move_seconds: float | None = Field(None, description=MOVE)
+    on_deadline: str = Field("bot", description=ON_DEADLINE)
+    vacation_days: int = Field(14, description=VACATION)
 
 
 class BotSeat(BaseModel):
@@ -169,7 +185,13 @@ class BotSeat(BaseModel):
 
 
 class RoomSettings(BaseModel):
-    takeover_seconds: float | None = Field(None, ge=0, le=86400, description="None / 0: off")
+    """Only the fields given change."""
+    takeover_seconds: float | None = Field(None, ge=0, le=86400, description="a live room's turn "
+                                           "timeout before a bot takes over; None / 0: off")
+    pace: Literal["live", "turn"] | None = Field(None, description=PACE)
+    move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
+    on_deadline: Literal["bot", "wait"] | None = Field(None, description=ON_DEADLINE)
+    vacation_days: int | None = Field(None, ge=0, le=60, description=VACATION)
 
 
 class BotLevel(BaseModel):
