@@ -22,6 +22,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from contextlib import suppress
+from functools import partial
 from typing import TYPE_CHECKING
 
 from anyio import to_thread
@@ -248,8 +249,7 @@ class BotRunner:
                             wait += settings.bot_trick_pause
                     if wait > 0:
                         await asyncio.sleep(wait)
-                    seat = auto[0]
-                    await self._play(live, table, seat, version, lambda seat=seat: table.automatic(seat))
+                    await self._play(live, table, auto[0], version, partial(table.automatic, auto[0]))
                     continue
                 if not table.wake.is_set():
                     break  # nothing to wait for: the next poke starts a new task
