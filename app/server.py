@@ -93,7 +93,8 @@ class Server:
             self.gc.start()
             for live in list(self.live.values()):  # recovered matches' bots play on
                 await self.bots.poke(live)
-            self.deadlines.start()  # what fell due while no process ran fires now
+            if settings.deadline_sweeper:
+                self.deadlines.start()  # what fell due while no process ran fires now
             if settings.redis_url:
                 fanout = RedisFanout(settings.redis_url, settings, self.hub, self.live, self)
                 try:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
+from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
 from pydantic.config import JsonDict
 
 from engine import VARIANTS, find_variant
@@ -87,6 +87,16 @@ class PlayerCreate(BaseModel):
 class PlayerPublic(BaseModel):
     id: int
     name: str
+
+
+class PlayerMe(PlayerPublic):
+    away_until: str | None = Field(None, description="away (a vacation) until then: the deadlines of "
+                                   "my seats in turn-based rooms pause, each room up to its vacation_days")
+
+
+class Away(BaseModel):
+    until: AwareDatetime | None = Field(description="away until (a time with its zone, in the next 365 "
+                                        "days); null: back now")
 
 
 class PlayerWithToken(PlayerPublic):
@@ -255,6 +265,9 @@ class MyGame(MatchSummary):
     my_turn: bool = Field(description="one of my seats is among them")
     since: str = Field(description="when the latest action was made (the start before the first)")
     muted: bool = Field(description="I muted its room: listed, not counted on the badge")
+    pace: str = Field("live", description="the room's pace: live | turn")
+    due: str | None = Field(None, description="when the awaited seat's time passes (null: no clock, or paused)")
+    expired: bool = Field(False, description="a turn-based room that waits: the awaited seat's time has passed")
 
 
 class MatchDetail(MatchSummary):

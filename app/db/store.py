@@ -411,6 +411,25 @@ def muted_room_ids(s: Session, player_id: int) -> set[int]:
     return set(s.scalars(select(m.MutedRoom.room_id).where(m.MutedRoom.player_id == player_id)))
 
 
+def clocks_of(s: Session, match_ids: list[str]) -> dict[str, tuple[str, datetime | None, str | None]]:
+    """Each match's room pace and running deadline (due, state; None, None: none)."""
+    if not match_ids:
+        return {}
+    rows = s.execute(select(m.Match.id, m.Room.pace, m.Deadline.due_at, m.Deadline.state)
+                     .join(m.Room, m.Room.id == m.Match.room_id)
+                     .outerjoin(m.Deadline, m.Deadline.match_id == m.Match.id)
+                     .where(m.Match.id.in_(match_ids))).all()
+    return {r[0]: (r[1] or "live", r[2], r[3]) for r in rows}
+
+
+def set_away(s: Session, player_id: int, until: datetime | None) -> None:
+    s.get_one(m.Player, player_id).away_until = until
+
+
+def away_until(s: Session, player_id: int) -> datetime | None:
+    return s.get_one(m.Player, player_id).away_until
+
+
 def last_action_at(s: Session, match_id: str) -> datetime | None:
     """When the match's latest action was stored (None before its first)."""
     return s.scalar(select(func.max(m.Action.created_at)).where(m.Action.match_id == match_id))

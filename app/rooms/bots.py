@@ -23,7 +23,6 @@ import secrets
 from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
-from typing import TYPE_CHECKING
 
 from anyio import to_thread
 
@@ -37,10 +36,7 @@ from .botpool import POOLED, BotPool, ask_for
 from .hub import Hub
 from .live import LiveMatch
 from .loop import MatchLoop
-from .ports import RoomMemory
-
-if TYPE_CHECKING:
-    from .deadlines import Deadlines
+from .ports import BotDeadlines, RoomMemory
 
 log = logging.getLogger("kozyr.bots")
 
@@ -96,7 +92,7 @@ class Table:
 
 class BotRunner:
     #: the deadlines (set by the composition root: they need the bots first)
-    deadlines: Deadlines
+    deadlines: BotDeadlines
 
     def __init__(self, settings: Settings, db: Database, hub: Hub, rooms: RoomMemory,
                  matches: MatchLoop) -> None:
@@ -195,11 +191,13 @@ class BotRunner:
 
     # -- the clock (timer messages; deadlines.py) ------------------------------------------
 
-    def timer_message(self, live: LiveMatch | None) -> dict | None:
-        """The room's clock now (None: the room has none)."""
-        if live is None:
+    async def timer_message(self, live: LiveMatch | None) -> dict | None:
+        """The room's clock now (None: the room has none); a match loaded from its log
+        since (a restart, an eviction) reads its deadline."""
+        if live is None or live.finished:
             return None
-        return self.deadlines.message(live, self.tables.get(live.id))
+        table = self.tables.get(live.id) or await self.attach(live)
+        return self.deadlines.message(live, table)
 
     async def fire(self, live: LiveMatch, seat: int, version: int, *, takeover: bool) -> bool:
         """(The deadline sweeper.)  ``seat``'s time at ``version`` has passed: a bot takes

@@ -30,7 +30,6 @@ import logging
 from collections.abc import Callable
 from contextlib import suppress
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from anyio import to_thread
 from sqlalchemy import delete, func, select, update
@@ -41,14 +40,14 @@ from ..clock import Clock
 from ..config import Settings
 from ..db import models as m
 from ..db import store
+from ..db.errors import BadAway
 from ..db.session import Database
 from .hub import Hub
 from .live import LiveMatch
-
-if TYPE_CHECKING:
-    from .bots import BotRunner, Table
-    from .loop import MatchLoop
-    from .peers import Peers
+from .loop import MatchLoop
+from .peers import Peers
+from .ports import ClockTable as Table
+from .ports import DeadlineBots
 
 log = logging.getLogger("kozyr.deadlines")
 
@@ -103,7 +102,7 @@ def away_resume(away_until: datetime | None, vacation_days: int, now: datetime) 
 
 class Deadlines:
     #: the bots (composition root: they need this first) and the Notifier (app/push)
-    bots: BotRunner
+    bots: DeadlineBots
     notify: Notify | None = None
 
     def __init__(self, settings: Settings, db: Database, hub: Hub, peers: Peers, matches: MatchLoop,
@@ -202,8 +201,8 @@ class Deadlines:
             stmt = stmt.on_conflict_do_update(
                 index_elements=[table.c.match_id], set_={k: stmt.excluded[k] for k in COLUMNS if k != "match_id"},
                 where=None if force else newer)
-            result = s.execute(stmt)
-            written = getattr(result, "rowcount", 0) == 1  # a CursorResult: rows inserted or updated
+            # a row comes back when it was inserted or updated (not when a newer one stays)
+            written = s.execute(stmt.returning(table.c.version)).first() is not None
             stored = self._plain(s.get_one(m.Deadline, new["match_id"], populate_existing=True))
         player = person[0] if person is not None and person[2] is None else None
         return stored, written, player
@@ -270,6 +269,26 @@ class Deadlines:
                       .values(**{k: row[k] for k in COLUMNS if k != "match_id"}))
             got = s.get(m.Deadline, row["match_id"], populate_existing=True)
             return row if got is None else self._plain(got)
+
+    async def away_until(self, player_id: int) -> str | None:
+        def read() -> datetime | None:
+            with self.db.read() as s:
+                return store.away_until(s, player_id)
+        until = aware(await to_thread.run_sync(read))
+        return iso(until) if until is not None and until > self.clock.now() else None
+
+    async def set_away(self, player_id: int, until: datetime | None) -> str | None:
+        """The player is away until ``until`` (None: back now); his clocks are timed again."""
+        now = self.clock.now()
+        if until is not None and not now < until <= now + timedelta(days=365):
+            raise BadAway("away until: a time in the next 365 days (null: back now)")
+
+        def write() -> None:
+            with self.db.write() as s:
+                store.set_away(s, player_id, until)
+        await to_thread.run_sync(write)
+        await self.away(player_id)
+        return iso(until)
 
     async def away(self, player_id: int) -> list[str]:
         """The player's vacation changed (``players.away_until``, already written): the
@@ -355,9 +374,9 @@ class Deadlines:
         times = [t for t in (aware(due), aware(remind)) if t is not None]
         return min(times) if times else None
 
-    async def sweep(self, limit: int = 200) -> int:
+    async def sweep(self, limit: int = 200) -> list[str]:
         """Fire every due deadline and send every due reminder (claimed by this process);
-        how many deadlines fired."""
+        the matches whose deadline fired."""
         now = self.clock.now()
         due, reminders = await to_thread.run_sync(self._claim, now, limit)
         for claim in reminders:
@@ -365,14 +384,14 @@ class Deadlines:
             if self.notify is not None and claim["player"] is not None:
                 self.notify(claim["player"], "reminder", room=claim["code"], match=claim["match_id"],
                             due=iso(claim["due_at"]))
-        fired = 0
+        fired = []
         for claim in due:
             try:
                 if await self._fire(claim):
-                    fired += 1
+                    fired.append(claim["match_id"])
             except Exception:
                 log.exception("match %s: the deadline could not fire", claim["match_id"])
-        self.fired += fired
+        self.fired += len(fired)
         return fired
 
     def _claim(self, now: datetime, limit: int) -> tuple[list[dict], list[dict]]:

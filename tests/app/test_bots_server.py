@@ -22,7 +22,7 @@ from .helpers import auth, connect, new_player, short_options
 
 
 def bot_app(database_url: str, **extra):
-    settings = dict(bot_delay=0.0, bot_think_ms=15)
+    settings = dict(bot_delay=0.0, bot_think_ms=15, deadline_sweeper=True)  # turn timeouts fire
     settings.update(extra)
     return create_app(make_settings(database_url, **settings))
 
