@@ -284,7 +284,7 @@ class MatchLoop:
                 if caught_up:
                     self.push_views(live)  # unseen by the room's other connections too
             conn.send(self.view_message(live, conn))
-            timer = self.bots.timer_message(live)
+            timer = await self.bots.timer_message(live)
             if timer is not None:
                 conn.send(timer)
             if live.takeback is not None:  # an open take-back request (app/rooms/takeback.py)
