@@ -21,6 +21,9 @@ class RoomMemory(Protocol):
 
     def error(self, conn: Conn, code: str, message: str, client_id: str | None = None) -> None: ...
 
+    def notify_away(self, code: str, kind: str, actor: int | None, seats: set[int] | None = None,
+                    match: str | None = None, **facts: object) -> None: ...
+
 
 class LoopRooms(Protocol):
     """What the match loop asks of the rooms."""
@@ -56,3 +59,10 @@ class ActionClock(Protocol):
     """How long actions took (app/metrics.py Metrics)."""
 
     def action_done(self, received: float) -> None: ...
+
+
+class Notify(Protocol):
+    """Notifications after a commit (app/push/notifier.py Notifier): only queued."""
+
+    def notify(self, player_id: int, kind: str, room: str | None = None, match: str | None = None,
+               **facts: object) -> None: ...
