@@ -96,7 +96,10 @@ class PushService:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 256  # a sender's burst of new connections is not refused
+
+        self.server = Server(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -156,3 +159,23 @@ class PushService:
                 return got
             time.sleep(0.05)
         raise AssertionError(f"{name} got {self.payloads(name)} (wanted {count}); refused: {self.refused}")
+
+
+def main() -> None:
+    """A push service in a process of its own (bench/push.py): makes ``N`` subscribers,
+    prints ``{"base", "subscriptions"}`` as one JSON line, then answers each ``stats``
+    line on stdin with ``{"received", "refused", "cpu"}`` (this process's CPU seconds)."""
+    import sys
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    with PushService() as service:
+        subs = [service.subscriber(f"b{i}").json() for i in range(count)]
+        print(json.dumps({"base": service.base, "subscriptions": subs}), flush=True)
+        for line in sys.stdin:
+            if line.strip() == "stats":
+                t = os.times()
+                print(json.dumps({"received": len(service.received), "refused": len(service.refused),
+                                  "cpu": t.user + t.system}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,6 +6,7 @@ HTTP stacks of its own (requests and aiohttp); the server already has httpx."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from urllib.parse import urlsplit
@@ -20,6 +21,9 @@ from py_vapid.utils import b64urldecode
 #: service an hour, not one per push).
 JWT_SECONDS = 12 * 3600
 JWT_REUSE = 3600
+#: Pushes in flight at once (more wait their turn here: httpx's pool grows slow with a
+#: long queue of its own).
+IN_FLIGHT = 32
 
 
 def encrypt(payload: bytes, p256dh: str, auth: str) -> bytes:
@@ -41,7 +45,9 @@ class WebPush:
         self.vapid = vapid
         self.subject = subject
         self.ttl = ttl
-        self.client = httpx.AsyncClient(timeout=timeout, limits=httpx.Limits(max_connections=100))
+        self.client = httpx.AsyncClient(timeout=timeout, limits=httpx.Limits(
+            max_connections=IN_FLIGHT, max_keepalive_connections=IN_FLIGHT))
+        self.slots = asyncio.Semaphore(IN_FLIGHT)
         self._jwts: dict[str, tuple[float, str]] = {}  # audience -> (reuse until, Authorization)
 
     def authorization(self, endpoint: str) -> str:
@@ -60,8 +66,9 @@ class WebPush:
                    "Content-Type": "application/octet-stream", "TTL": str(self.ttl), "Urgency": urgency}
         if topic:
             headers["Topic"] = topic
-        body = encrypt(payload, sub["p256dh"], sub["auth"])
-        return await self.client.post(sub["endpoint"], content=body, headers=headers)
+        async with self.slots:
+            body = encrypt(payload, sub["p256dh"], sub["auth"])
+            return await self.client.post(sub["endpoint"], content=body, headers=headers)
 
     async def close(self) -> None:
         await self.client.aclose()
