@@ -23,7 +23,7 @@ JWT_SECONDS = 12 * 3600
 JWT_REUSE = 3600
 #: Pushes in flight at once (more wait their turn here: httpx's pool grows slow with a
 #: long queue of its own).
-IN_FLIGHT = 32
+IN_FLIGHT = 8
 
 
 def encrypt(payload: bytes, p256dh: str, auth: str) -> bytes:
