@@ -121,6 +121,11 @@ class Settings(BaseSettings):
     push_timeout: float = Field(10.0, gt=0)  # seconds a push service has to answer
     push_ttl: int = Field(86400, ge=0)  # seconds a push service keeps a push for a device that is offline
     push_queue: int = Field(100_000, ge=1)  # events waiting to be sent at most (more: dropped and logged)
+    # Email, the second channel (app/push/mail.py): smtp://[user:password@]host[:port]
+    # (STARTTLS when the server offers it) or smtps://... (TLS from the start); empty: off.
+    smtp_url: str = ""
+    mail_from: str = "Kozyr <kozyr@localhost>"  # the From of every mail
+    email_link_hours: float = Field(48.0, gt=0)  # an address's confirmation link works this long
 
 
 @lru_cache

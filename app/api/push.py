@@ -11,11 +11,12 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import APIRouter, Request, Response
+from fastapi import Path as PathParam
 from py_vapid.utils import b64urldecode
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..db.errors import Invalid
+from ..db.errors import Invalid, NotAllowed
 from ..errors import responses
 from ..push import prefs as P
 from .auth import DeviceDep
@@ -57,7 +58,7 @@ class SubscriptionOut(BaseModel):
 
 
 class Kinds(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     turn: bool = Field(description="my turn (turn-based rooms), with the deadline")
     reminder: bool = Field(description="a deadline of mine is near")
     call: bool = Field(description="a friend calls me to a new room")
@@ -67,13 +68,14 @@ class Kinds(BaseModel):
 
 
 class Notifications(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kinds: Kinds
     quiet_from: Annotated[str, Field(pattern=CLOCK)] | None = Field(
         None, description="quiet hours from (HH:MM, the player's time), with quiet_to; null: none")
     quiet_to: Annotated[str, Field(pattern=CLOCK)] | None = Field(None, description="quiet hours until (HH:MM)")
     time_zone: str = Field("UTC", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_+\-/]+$",
                            description="the IANA time zone of the quiet hours (e.g. Europe/Warsaw)")
+    email: bool = Field(True, description="the same by email too, to the player's confirmed address")
 
 
 def checked_subscription(body: SubscriptionIn) -> None:
@@ -160,5 +162,84 @@ async def set_notifications(body: Notifications, player: PlayerDep, request: Req
     def write() -> dict:
         with request.app.state.db.write() as s:
             return P.save_prefs(s, player.id, body.kinds.model_dump(), body.quiet_from, body.quiet_to,
-                                body.time_zone)
+                                body.time_zone, body.email)
     return await run_in_threadpool(write)
+
+
+# -- email, the second channel (app/push/mail.py) ----------------------------------------------
+
+
+class EmailDisabled(NotAllowed):
+    code = "email_disabled"
+
+
+class EmailIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    address: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s<>,;:\"\x00-\x1f\x7f]+@[^@\s<>,;:\"\x00-\x1f\x7f]+\.[^@\s<>,;:\"\x00-\x1f\x7f]+$",
+                         description="where the mails go, once confirmed by the link sent there")
+    lang: Literal["ru", "pl", "en"] = Field(description="the language of the mails")
+
+
+class EmailState(BaseModel):
+    available: bool = Field(description="this server sends mail (KOZYR_SMTP_URL is set)")
+    address: str | None = None
+    verified: bool = False
+
+
+class EmailLink(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=16, max_length=200, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+@router.get("/api/players/me/email", response_model=EmailState, responses=responses(*AUTH))
+async def my_email(player: PlayerDep, request: Request) -> dict:
+    """The player's address for mail (if any) and whether it is confirmed."""
+    def read() -> dict | None:
+        with request.app.state.db.read() as s:
+            return P.email_of(s, player.id)
+    found = await run_in_threadpool(read)
+    return {"available": request.app.state.notifier.mailer.enabled, **(found or {})}
+
+
+@router.put("/api/players/me/email", response_model=EmailState, responses=responses(*AUTH, EmailDisabled, body=True))
+async def set_email(body: EmailIn, player: PlayerDep, request: Request) -> dict:
+    """A new address (unconfirmed until the link mailed to it is opened; the old one is
+    replaced).  403 ``email_disabled`` when the server sends no mail."""
+    notifier = request.app.state.notifier
+    if not notifier.mailer.enabled:
+        raise EmailDisabled("this server sends no mail (KOZYR_SMTP_URL is not set)")
+    base = (request.app.state.settings.public_url or str(request.base_url)).rstrip("/")
+    await notifier.confirm_email(player.id, body.address, body.lang, base)
+    return {"available": True, "address": body.address, "verified": False}
+
+
+@router.delete("/api/players/me/email", status_code=204, responses=responses(*AUTH))
+async def remove_email(player: PlayerDep, request: Request) -> Response:
+    def write() -> None:
+        with request.app.state.db.write() as s:
+            P.remove_email(s, player.id)
+    await run_in_threadpool(write)
+    return Response(status_code=204)
+
+
+@router.post("/api/email/verify", response_model=EmailState, responses=responses(P.EmailLinkRefused, body=True))
+async def verify_email(body: EmailLink, request: Request) -> dict:
+    """Confirm an address by its link's secret (422 ``email_link_refused``: unknown, used,
+    replaced or expired)."""
+    def write() -> dict:
+        with request.app.state.db.write() as s:
+            return P.verify_email(s, body.token)
+    return {"available": True, **await run_in_threadpool(write)}
+
+
+@router.post("/api/email/unsubscribe/{token}", status_code=204, responses=responses())
+async def unsubscribe_email(token: Annotated[str, PathParam(min_length=16, max_length=200, pattern=r"^[A-Za-z0-9_-]+$")],
+                            request: Request) -> Response:
+    """One-click unsubscribe (RFC 8058: every mail's ``List-Unsubscribe`` and
+    ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``): no more mails to that
+    player.  204 whatever the token (a guesser learns nothing)."""
+    def write() -> bool:
+        with request.app.state.db.write() as s:
+            return P.unsubscribe_email(s, token)
+    await run_in_threadpool(write)
+    return Response(status_code=204)

@@ -17,7 +17,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.sql.expression import false
+from sqlalchemy.sql.expression import false, true
 from sqlalchemy.types import Float
 
 
@@ -266,4 +266,25 @@ class NotificationPrefs(Base):
     quiet_from: Mapped[str | None] = mapped_column(String(5), nullable=True)
     quiet_to: Mapped[str | None] = mapped_column(String(5), nullable=True)
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # the same choices by email too, to a confirmed address (EmailAddress)
+    email: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EmailAddress(Base):
+    """A player's address for the email channel (app/push/mail.py): mails go to it once
+    it is confirmed (``verified_at``) by the link sent to it (``verify_hash``: the
+    link's secret's SHA-256, until ``verify_until``); ``unsubscribe``: the secret of its
+    one-click unsubscribe (RFC 8058; kept as it is: every mail carries it, and all it can
+    do is stop the mails); ``lang``: the mails' language; ``base_url``: where links lead."""
+
+    __tablename__ = "email_addresses"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(254))
+    verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    verify_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    verify_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    unsubscribe: Mapped[str] = mapped_column(String(64), unique=True)
+    lang: Mapped[str] = mapped_column(String(4))
+    base_url: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

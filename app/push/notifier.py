@@ -31,7 +31,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -39,9 +39,11 @@ from anyio import to_thread
 from py_vapid import Vapid02
 
 from ..config import Settings
+from ..db import models as m
 from ..db.session import Database
 from . import prefs as P
 from .keys import load_or_make, public_key_of
+from .mail import Mailer, MailRefused
 from .texts import Texts
 from .webpush import WebPush
 
@@ -70,6 +72,7 @@ class Notifier:
         self.settings = settings
         self.db = db
         self.texts = texts
+        self.mailer = Mailer(settings.smtp_url, settings.mail_from)  # email, the second channel (mail.py)
         #: Wall-clock time (quiet hours, deadlines shown); a test may set its own.
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.vapid: Vapid02 | None = None
@@ -84,7 +87,7 @@ class Notifier:
         self.task: asyncio.Task | None = None
         self.sends: set[asyncio.Task] = set()
         self.stats = {"queued": 0, "dropped": 0, "filtered": 0, "held": 0, "pushes": 0, "sent": 0,
-                      "retried": 0, "failed": 0, "gone": 0}
+                      "retried": 0, "failed": 0, "gone": 0, "mailed": 0}
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -201,7 +204,7 @@ class Notifier:
 
         def read() -> tuple[dict[int, dict], dict[str, str]]:
             with self.db.read() as s:
-                return P.targets(s, list(batch), codes)
+                return P.targets(s, list(batch), codes, with_email=self.mailer.enabled)
         targets, variants = await to_thread.run_sync(read)
         wall = self.now()
         for player, events in batch.items():
@@ -221,18 +224,26 @@ class Notifier:
                 if player not in self.due:
                     self._schedule(player, time.monotonic() + max(1.0, (quiet - wall).total_seconds()))
                 continue
+            mail = target["email"] if prefs["email"] else None
+            if not target["subs"] and mail is None:
+                continue
             self.next_allowed[player] = time.monotonic() + self.settings.push_min_interval
             self.stats["pushes"] += 1
             zone = P.zone(prefs["time_zone"]) if prefs["time_zone"] else ZoneInfo("UTC")
+            if mail is not None:
+                self._spawn(self._mail(mail, self.compose(kept, mail["lang"], variants, zone)))
             by_lang: dict[str, bytes] = {}
             for sub in target["subs"]:
                 if sub["lang"] not in by_lang:
                     by_lang[sub["lang"]] = json.dumps(self.compose(kept, sub["lang"], variants, zone),
                                                       ensure_ascii=False).encode()
                 urgent = any(e.kind in URGENT for e in kept)
-                task = asyncio.create_task(self._send(sub, by_lang[sub["lang"]], "high" if urgent else "normal"))
-                self.sends.add(task)
-                task.add_done_callback(self.sends.discard)
+                self._spawn(self._send(sub, by_lang[sub["lang"]], "high" if urgent else "normal"))
+
+    def _spawn(self, work) -> None:
+        task = asyncio.create_task(work)
+        self.sends.add(task)
+        task.add_done_callback(self.sends.discard)
 
     async def _send(self, sub: dict, payload: bytes, urgency: str) -> None:
         """One subscription's push, tried again after 429 / 5xx / no answer."""
@@ -274,6 +285,52 @@ class Notifier:
             await asyncio.sleep(min(wait, 3600.0))
         self.stats["failed"] += 1
         log.warning("push to %s given up after %d tries", sub["endpoint"][:60], settings.push_retries + 1)
+
+    # -- email ------------------------------------------------------------------------------------
+
+    async def confirm_email(self, player_id: int, address: str, lang: str, base: str) -> None:
+        """The player's new address: stored unconfirmed, and the link that confirms it mailed
+        there (in the background, tried again like a notification)."""
+        lifetime = timedelta(hours=self.settings.email_link_hours)
+
+        def write() -> tuple[str, str]:
+            with self.db.write() as s:
+                secret = P.set_email(s, player_id, address, lang, base, lifetime)
+                row = s.get_one(m.EmailAddress, player_id)
+                return secret, row.unsubscribe
+        secret, unsubscribe = await to_thread.run_sync(write)
+        t = self.texts.t
+        text = t(lang, "mail.confirm_body", url=f"{base}/#/email/verify/{secret}",
+                 hours=int(self.settings.email_link_hours))
+        self._spawn(self._deliver_mail(address, t(lang, "mail.confirm_subject"), text,
+                                       lang, base, unsubscribe))
+
+    async def _mail(self, mail: dict, note: dict) -> None:
+        base = (self.settings.public_url or mail["base_url"]).rstrip("/")
+        text = f"{note['body']}\n\n{base}{note['url']}"
+        await self._deliver_mail(mail["address"], note["title"], text, mail["lang"], base, mail["unsubscribe"])
+
+    async def _deliver_mail(self, to: str, subject: str, text: str, lang: str, base: str, unsubscribe: str) -> None:
+        """One mail (its unsubscribe link added), tried again after a temporary failure."""
+        t = self.texts.t
+        text += "\n\n-- \n" + t(lang, "mail.footer", url=f"{base}/#/email/unsubscribe/{unsubscribe}")
+        msg = self.mailer.message(to, subject, text, f"{base}/api/email/unsubscribe/{unsubscribe}")
+        settings = self.settings
+        for attempt in range(settings.push_retries + 1):
+            try:
+                await to_thread.run_sync(self.mailer.send, msg)
+                self.stats["mailed"] += 1
+                return
+            except MailRefused as e:
+                log.warning("mail to %s refused: %s", to, e)
+                break
+            except Exception as e:  # the SMTP server away or busy: later
+                log.info("mail to %s not sent yet: %s", to, e)
+                if attempt == settings.push_retries:
+                    break
+                self.stats["retried"] += 1
+                await asyncio.sleep(min(settings.push_retry_seconds * 2 ** attempt, 3600.0))
+        self.stats["failed"] += 1
 
     # -- the words --------------------------------------------------------------------------------
 

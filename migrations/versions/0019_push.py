@@ -1,5 +1,5 @@
 """Web Push: the server's VAPID key pair, each device's push subscription, each
-player's notification choices and quiet hours.
+player's notification choices and quiet hours; email: a player's address.
 
 Revision ID: 0019
 Revises: 0018
@@ -43,11 +43,25 @@ def upgrade() -> None:
         sa.Column('quiet_from', sa.String(5), nullable=True),
         sa.Column('quiet_to', sa.String(5), nullable=True),
         sa.Column('time_zone', sa.String(64), nullable=False),
+        sa.Column('email', sa.Boolean(), nullable=False, server_default=sa.true()),
         sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        'email_addresses',
+        sa.Column('player_id', sa.Integer(), sa.ForeignKey('players.id'), primary_key=True),
+        sa.Column('address', sa.String(254), nullable=False),
+        sa.Column('verified_at', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('verify_hash', sa.String(64), nullable=True, unique=True),
+        sa.Column('verify_until', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('unsubscribe', sa.String(64), nullable=False, unique=True),
+        sa.Column('lang', sa.String(4), nullable=False),
+        sa.Column('base_url', sa.String(300), nullable=False),
+        sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     )
 
 
 def downgrade() -> None:
+    op.drop_table('email_addresses')
     op.drop_table('notification_prefs')
     op.drop_index('ix_push_subscriptions_endpoint', 'push_subscriptions')
     op.drop_index('ix_push_subscriptions_player_id', 'push_subscriptions')

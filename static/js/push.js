@@ -125,7 +125,7 @@ export function notificationsPanel() {
     setTimes();
     const body = { kinds: Object.fromEntries(KINDS.map((k) => [k, boxes[k].checked])),
       quiet_from: quietOn.checked && from.value ? from.value : null,
-      quiet_to: quietOn.checked && to.value ? to.value : null, time_zone: zone };
+      quiet_to: quietOn.checked && to.value ? to.value : null, time_zone: zone, email: mailOn.checked };
     try {
       await req('PUT', '/players/me/notifications', body);
       msg.textContent = t('notif.saved');
@@ -135,15 +135,82 @@ export function notificationsPanel() {
   };
   for (const el of [...Object.values(boxes), quietOn, from, to]) el.addEventListener('change', save);
 
-  panel.append(device, kinds, quiet, msg);
+  const mailOn = h('input', { type: 'checkbox', 'data-role': 'email-on' });
+  mailOn.addEventListener('change', save);
+  panel.append(device, kinds, quiet, emailBlock(mailOn), msg);
   draw();
   req('GET', '/players/me/notifications').then((p) => {
     for (const k of KINDS) boxes[k].checked = !!p.kinds[k];
     quietOn.checked = !!(p.quiet_from && p.quiet_to);
     if (p.quiet_from) from.value = p.quiet_from;
     if (p.quiet_to) to.value = p.quiet_to;
+    mailOn.checked = p.email !== false;
     setTimes();
   }).catch(() => {});
   req('GET', '/players/me/push-subscriptions').then((sub) => { on = !!sub; subscribedLang = sub && sub.lang; draw(); }).catch(() => {});
   return panel;
+}
+
+// Email, the second channel (shown only where the server sends mail): an address, confirmed
+// by the link mailed to it; the same choices apply.
+function emailBlock(mailOn) {
+  const box = h('fieldset', { class: 'notif-email', hidden: true }, h('legend', { text: t('email.title') }));
+  const input = h('input', { type: 'email', id: 'notif-email', autocomplete: 'email', 'data-role': 'email-address' });
+  const send = h('button', { type: 'submit', class: 'btn small', 'data-role': 'email-save', text: t('email.save') });
+  const remove = h('button', { type: 'button', class: 'btn small', 'data-role': 'email-remove', text: t('email.remove'), hidden: true });
+  const state = h('p', { class: 'small', role: 'status', 'data-role': 'email-state' });
+  const form = h('form', { class: 'notif-email-form' },
+    h('label', { for: 'notif-email', text: t('email.address') }), input, send);
+  const show = (e) => {
+    box.hidden = !e.available;
+    input.value = e.address || '';
+    remove.hidden = !e.address;
+    state.textContent = !e.address ? '' : t(e.verified ? 'email.verified' : 'email.sent', { address: e.address });
+  };
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    send.disabled = true;
+    try { show(await req('PUT', '/players/me/email', { address: input.value.trim(), lang: getLang() })); }
+    catch (e) { state.textContent = e.message || String(e); }
+    finally { send.disabled = false; }
+  });
+  remove.onclick = async () => {
+    await req('DELETE', '/players/me/email').catch(() => {});
+    show({ available: true, address: null });
+  };
+  box.append(form, state, h('label', { class: 'check' }, mailOn, ' ', t('email.on')), remove);
+  req('GET', '/players/me/email').then(show).catch(() => {});
+  return box;
+}
+
+// #/email/verify/SECRET confirms an address; #/email/unsubscribe/SECRET stops the mails.  A
+// link's answer is asked once (a fragment change renders the page twice: popstate and
+// hashchange); then the secret leaves the address bar.
+const outcomes = new Map();  // secret -> Promise<[key, vars, ok]>
+
+function outcome(action, secret) {
+  if (!outcomes.has(secret)) {
+    outcomes.set(secret, (async () => {
+      try {
+        if (action === 'verify') {
+          const out = await req('POST', '/email/verify', { token: secret });
+          return ['email.confirmed', { address: out.address }, true];
+        }
+        await req('POST', `/email/unsubscribe/${encodeURIComponent(secret)}`);
+        return ['email.unsubscribed', null, true];
+      } catch {
+        return ['email.confirm_failed', null, false];
+      }
+    })());
+  }
+  return outcomes.get(secret);
+}
+
+export async function renderEmailLink(main, action, secret) {
+  const say = h('p', { role: 'status', 'data-role': 'email-link', text: t('email.confirming') });
+  main.append(h('section', { class: 'panel narrow email-link' }, say));
+  const [key, vars, ok] = await outcome(action, secret);
+  say.textContent = t(key, vars);
+  if (!ok) say.className = 'error';
+  if (location.hash.includes(secret)) history.replaceState(null, '', '/#/email');
 }

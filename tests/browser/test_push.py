@@ -10,12 +10,15 @@ saved at each change."""
 from __future__ import annotations
 
 import json
+import os
+import re
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from tests.pushservice import PushService
 
-from .conftest import LAPTOP, PHONE, _free_port, start_server, stop_server
+from .conftest import LAPTOP, PHONE, SCREENSHOTS, _free_port, start_server, stop_server
 from .helpers import call
 
 
@@ -26,9 +29,24 @@ def push():
 
 
 @pytest.fixture(scope="module")
-def pushing_server(tmp_path_factory, push, server):  # `server`: Chromium is there
+def inbox():
+    from tests.app.test_email import Inbox
+    box = Inbox()
+    port = _free_port()
+    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller.start()
+    box.port = port  # type: ignore[attr-defined]
+    try:
+        yield box
+    finally:
+        controller.stop()
+
+
+@pytest.fixture(scope="module")
+def pushing_server(tmp_path_factory, push, inbox, server):  # `server`: Chromium is there
     proc, base = start_server(tmp_path_factory.mktemp("push"), _free_port(),
-                              KOZYR_PUSH_COALESCE_SECONDS="0.2", KOZYR_PUSH_MIN_INTERVAL="0")
+                              KOZYR_PUSH_COALESCE_SECONDS="0.2", KOZYR_PUSH_MIN_INTERVAL="0",
+                              KOZYR_SMTP_URL=f"smtp://127.0.0.1:{inbox.port}")
     try:
         yield base
     finally:
@@ -147,3 +165,29 @@ def test_where_push_is_unavailable_the_settings_say_so(pushing_server, new_page)
     box = page.get_by_label("новое сообщение в чате").bounding_box()
     label = page.locator(".notif-kinds label.check").first.bounding_box()
     assert box and label and label["height"] >= 44
+
+
+def test_an_email_address_is_confirmed_by_its_link(pushing_server, inbox, new_page):
+    base = pushing_server
+    player = call(base, "POST", "/api/players", body={"name": "Grażyna"})
+    page = signed_in(new_page, base, player, f"/#/player/{player['id']}", lang="pl")
+    block = page.locator(".notif-email")
+    block.wait_for()
+    page.get_by_label("Adres e-mail").fill("grazyna@example.org")
+    page.locator("[data-role=email-save]").click()
+    page.locator("[data-role=email-state]", has_text="Link potwierdzający wysłano na grazyna@example.org").wait_for()
+    mail = inbox.wait("grazyna@example.org")[0]
+    link = re.search(r"http://\S+/#/email/verify/[\w-]+", mail.get_content()).group(0)
+    page.goto(link)
+    page.locator("[data-role=email-link]", has_text="Potwierdzono: wiadomości będą iść na grazyna@example.org").wait_for()
+    assert "/#/email/verify" not in page.url  # the secret left the address bar
+    page.goto(f"{base}/#/player/{player['id']}")
+    page.locator("[data-role=email-state]", has_text="Wiadomości idą na grazyna@example.org").wait_for()
+    assert page.locator("[data-role=email-on]").is_checked()
+    if os.environ.get("KOZYR_SCREENSHOTS"):  # make screenshots: the block with a confirmed address
+        SCREENSHOTS.mkdir(exist_ok=True)
+        for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
+            page.wait_for_timeout(200)
+            page.locator(".player-notifications").screenshot(path=str(SCREENSHOTS / f"notifications-email-{size}-pl.png"))
+    assert not page.errors, page.errors
