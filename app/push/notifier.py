@@ -370,7 +370,7 @@ class Notifier:
 
 
 def _when(iso: object, zone: ZoneInfo) -> str | None:
-    """An ISO time as the player's clock shows it ("2026-12-05 14:00")."""
+    """An ISO time as the player's clock shows it, with its zone ("2026-12-05 14:00 CET")."""
     if not isinstance(iso, str):
         return None
     try:
@@ -379,4 +379,4 @@ def _when(iso: object, zone: ZoneInfo) -> str | None:
         return None
     if at.tzinfo is None:
         at = at.replace(tzinfo=UTC)
-    return at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+    return at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")

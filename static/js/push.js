@@ -95,6 +95,7 @@ export function notificationsPanel() {
         }
         const sub = await browserSubscription(true);
         await req('POST', '/players/me/push-subscriptions', { ...sub.toJSON(), lang: getLang() });
+        await save();  // the choices with this device's time zone (deadlines are shown in it)
         on = true;
         subscribedLang = getLang();
       }
@@ -121,8 +122,10 @@ export function notificationsPanel() {
       h('label', { for: 'quiet-to', text: t('notif.quiet_to') }), to),
     h('p', { class: 'muted small', text: t('notif.quiet_note', { zone }) }));
   const setTimes = () => { from.disabled = to.disabled = !quietOn.checked; };
+  let loaded = false;  // the choices as stored: nothing is saved before they are known
   const save = async () => {
     setTimes();
+    if (!loaded) return;
     const body = { kinds: Object.fromEntries(KINDS.map((k) => [k, boxes[k].checked])),
       quiet_from: quietOn.checked && from.value ? from.value : null,
       quiet_to: quietOn.checked && to.value ? to.value : null, time_zone: zone, email: mailOn.checked };
@@ -145,6 +148,7 @@ export function notificationsPanel() {
     if (p.quiet_from) from.value = p.quiet_from;
     if (p.quiet_to) to.value = p.quiet_to;
     mailOn.checked = p.email !== false;
+    loaded = true;
     setTimes();
   }).catch(() => {});
   req('GET', '/players/me/push-subscriptions').then((sub) => { on = !!sub; subscribedLang = sub && sub.lang; draw(); }).catch(() => {});

@@ -135,7 +135,7 @@ def test_many_events_become_one_push(app, push):
     time.sleep(1.0)
     assert push.payloads(sub.name) == got and len(got) == 1
     assert got[0]["title"] == "Your turn"
-    assert got[0]["body"] == f"Thousand (1000), room {room['code']}: the table waits for your move until 2026-12-05 08:09."
+    assert got[0]["body"] == f"Thousand (1000), room {room['code']}: the table waits for your move until 2026-12-05 08:09 UTC."
     # events of several rooms: one push that sends to My games
     rooms = [make_room(app, "thousand-1000", 3, start=False)[0]["code"] for _ in range(3)]
     for code in rooms:
@@ -144,7 +144,7 @@ def test_many_events_become_one_push(app, push):
     got = push.wait(sub.name, 2)
     time.sleep(1.0)
     assert len(push.payloads(sub.name)) == 2
-    assert got[1] == {"title": "Kozyr", "body": "News in your games: 4.", "url": "/#/games", "tag": "kozyr"}
+    assert got[1] == {"title": "Kozyr", "body": "4 new events in your games.", "url": "/#/games", "tag": "kozyr"}
 
 
 def test_the_players_choices_and_muted_rooms_are_respected(app, push):
@@ -321,3 +321,22 @@ def test_notify_never_raises_into_the_caller(app):
     notifier.notify(1, "no-such-kind")
     notifier.notify("not a number", "turn")  # type: ignore[arg-type]
     notifier.notify(10**9, "turn", room="NOPE", match="none")  # nobody: nothing sent
+
+
+def test_a_player_gets_at_most_one_push_per_interval(database_url, push):
+    """KOZYR_PUSH_MIN_INTERVAL: what comes after a push waits for the interval and joins the next."""
+    with serve(database_url, push_coalesce_seconds=0.1, push_min_interval=2.0) as app:
+        player, sub = subscribed(app, push)
+        room, _ = make_room(app, "thousand-1000", 3, start=False)
+        notifier = app.app.state.notifier
+        notifier.notify(player["id"], "turn", room=room["code"], match="a")
+        push.wait(sub.name)
+        first = time.monotonic()
+        for match in ("b", "c", "d"):
+            notifier.notify(player["id"], "turn", room=room["code"], match=match)
+            time.sleep(0.2)
+        got = push.wait(sub.name, 2)
+        assert time.monotonic() - first >= 1.5  # not before the interval is over
+        time.sleep(0.5)
+        assert len(push.payloads(sub.name)) == 2
+        assert got[1]["body"] == f"Room {room['code']}: 3 new events."
