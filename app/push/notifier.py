@@ -106,14 +106,23 @@ class Notifier:
         self.task = asyncio.create_task(self._run(), name="push-sender")
 
     async def stop(self) -> None:
-        """Stop sending; events not sent yet are forgotten."""
-        for task in [self.task, *self.sends]:
-            if task is not None:
+        """Stop sending; events not sent yet are forgotten.  (A test may start an app's
+        parts in one event loop and stop them in another: tasks of another loop are
+        cancelled there, not awaited.)"""
+        loop = asyncio.get_running_loop()
+        tasks = [t for t in [self.task, *self.sends] if t is not None]
+        for task in tasks:
+            if task.get_loop() is loop:
                 task.cancel()
-        await asyncio.gather(*(t for t in [self.task, *self.sends] if t is not None), return_exceptions=True)
+            elif not task.get_loop().is_closed():
+                task.get_loop().call_soon_threadsafe(task.cancel)
+        await asyncio.gather(*(t for t in tasks if t.get_loop() is loop), return_exceptions=True)
         self.task, self.sends = None, set()
         if self.push is not None:
-            await self.push.close()
+            try:
+                await self.push.close()
+            except Exception:  # its connections belonged to another loop
+                log.debug("push client not closed cleanly", exc_info=True)
 
     # -- queuing (any caller) -----------------------------------------------------------------
 

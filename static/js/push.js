@@ -112,13 +112,13 @@ export function notificationsPanel() {
   const kinds = h('fieldset', { class: 'notif-kinds' }, h('legend', { text: t('notif.kinds') }),
     KINDS.map((k) => h('label', { class: 'check' }, boxes[k], ' ', t('notif.kind_' + k))));
   const quietOn = h('input', { type: 'checkbox', 'data-role': 'quiet-on' });
-  const from = h('input', { type: 'time', 'data-role': 'quiet-from', value: '22:00', id: 'quiet-from' });
+  const from = h('input', { type: 'time', 'data-role': 'quiet-start', value: '22:00', id: 'quiet-start' });
   const to = h('input', { type: 'time', 'data-role': 'quiet-to', value: '08:00', id: 'quiet-to' });
   const zone = zoneName();
   const quiet = h('fieldset', { class: 'notif-quiet' }, h('legend', { text: t('notif.quiet') }),
     h('label', { class: 'check' }, quietOn, ' ', t('notif.quiet_on')),
     h('div', { class: 'notif-times' },
-      h('label', { for: 'quiet-from', text: t('notif.quiet_from') }), from,
+      h('label', { for: 'quiet-start', text: t('notif.quiet_from') }), from,
       h('label', { for: 'quiet-to', text: t('notif.quiet_to') }), to),
     h('p', { class: 'muted small', text: t('notif.quiet_note', { zone }) }));
   const setTimes = () => { from.disabled = to.disabled = !quietOn.checked; };

@@ -134,8 +134,8 @@ def test_the_settings_show_this_device_and_save_the_choices(pushing_server, push
     chat.check()
     page.locator("[data-role=notif-saved]", has_text="Saved.").wait_for()
     page.get_by_label("No notifications at night").check()
-    page.locator("[data-role=quiet-from]").fill("23:30")
-    page.locator("[data-role=quiet-from]").dispatch_event("change")
+    page.locator("[data-role=quiet-start]").fill("23:30")
+    page.locator("[data-role=quiet-start]").dispatch_event("change")
     for _ in range(50):
         prefs = call(base, "GET", "/api/players/me/notifications", player["token"])
         if prefs["quiet_from"] == "23:30":
