@@ -236,7 +236,9 @@ class Notifier:
             mail = target["email"] if prefs["email"] else None
             if not target["subs"] and mail is None:
                 continue
-            self.next_allowed[player] = time.monotonic() + self.settings.push_min_interval
+            self.next_allowed[player] = allowed = time.monotonic() + self.settings.push_min_interval
+            if self.due.get(player, allowed) < allowed:  # events that came during the read wait their turn
+                self._schedule(player, allowed)
             self.stats["pushes"] += 1
             zone = P.zone(prefs["time_zone"]) if prefs["time_zone"] else ZoneInfo("UTC")
             if mail is not None:
