@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -116,10 +117,32 @@ class Settings(BaseSettings):
     deadline_lease: float = 60.0  # a claimed deadline fires again after this long if its move never came
     clock_file: str | None = None  # tests only: a file holding seconds the deadline clock is moved on
 
+    # Web Push (app/push/): the VAPID key pair is made on first start and kept in the
+    # database; a private key here (base64url: the raw 32 bytes, or DER) replaces it.
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@localhost"  # who runs the server (mailto: or https:), sent to push services
+    push_coalesce_seconds: float = Field(10.0, ge=0)  # a player's events within this long become one push ...
+    push_min_interval: float = Field(60.0, ge=0)  # ... and he gets at most one push this often (the rest wait, coalesced)
+    push_retries: int = Field(4, ge=0)  # a push answered 429 / 5xx / not at all is tried again this many times ...
+    push_retry_seconds: float = Field(2.0, ge=0)  # ... after this long, doubled each time (or the service's Retry-After)
+    push_timeout: float = Field(10.0, gt=0)  # seconds a push service has to answer
+    push_ttl: int = Field(86400, ge=0)  # seconds a push service keeps a push for a device that is offline
+    push_queue: int = Field(100_000, ge=1)  # events waiting to be sent at most (more: dropped and logged)
+    # Email, the second channel (app/push/mail.py): smtp://[user:password@]host[:port]
+    # (STARTTLS when the server offers it) or smtps://... (TLS from the start); empty: off.
+    smtp_url: str = ""
+    mail_from: str = "Kozyr <kozyr@localhost>"  # the From of every mail
+    email_link_hours: float = Field(48.0, gt=0)  # an address's confirmation link works this long
+
 
 @lru_cache
 def get_settings() -> Settings:
     return Settings()  # type: ignore[call-arg]  # from the environment
+
+
+def static_root(settings: Settings) -> Path:
+    """The browser client's files: ``KOZYR_STATIC_DIR``, else static/ beside app/."""
+    return Path(settings.static_dir) if settings.static_dir else Path(__file__).resolve().parent.parent / "static"
 
 
 def sqlalchemy_url(url: str) -> str:

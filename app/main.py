@@ -17,9 +17,9 @@ from starlette.routing import compile_path
 
 from engine import VARIANTS
 
-from .api import auth, bots, friends, matches, players, rooms, variants, ws
+from .api import auth, bots, friends, matches, players, push, rooms, variants, ws
 from .api.schemas import Health
-from .config import Settings, get_settings
+from .config import Settings, get_settings, static_root
 from .db.errors import DomainError, RateLimited
 from .errors import INVALID_REQUEST, http_code, http_status
 from .headers import SecurityHeaders, security_headers
@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.sign_ins, state.hashing = server.sign_ins, server.hashing
     state.ratings, state.metrics = server.ratings, server.metrics
     state.deadlines, state.clock = server.deadlines, server.clock
+    state.notifier = server.notifier  # pushes (app/push/)
 
     # Every error answer is a Problem (app/api/schemas.py): {"detail", "code"[, "errors"]}.
     @app.exception_handler(DomainError)
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "internal server error", "code": "internal_error"}, status_code=500,
                             headers=security_headers(request.url.path))
 
-    for module in (players, auth, friends, variants, rooms, bots, matches, ws):
+    for module in (players, auth, friends, variants, rooms, bots, matches, push, ws):
         app.include_router(module.router)
     app.include_router(friends.others)
 
@@ -117,7 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return refused or Response(server.metrics.render(), media_type=server.metrics.content_type)
 
     # the client at /, the invite link /room/{code}, its assets under /v/<build>/
-    app.state.static = StaticSite(Path(settings.static_dir) if settings.static_dir else STATIC)
+    app.state.static = StaticSite(static_root(settings))
     app.mount("/", app.state.static.router(), name="static")
     # FastAPI's docs pages (only those it serves) get their own CSP
     swagger = (app.docs_url, app.swagger_ui_oauth2_redirect_url) if app.docs_url else ()

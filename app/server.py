@@ -13,7 +13,7 @@ import logging
 from anyio import to_thread
 
 from .clock import Clock
-from .config import Settings
+from .config import Settings, static_root
 from .db.migrate import upgrade
 from .db.session import Database
 from .directory import PlayerDirectory
@@ -21,6 +21,9 @@ from .gcpace import GcPacer, freeze_startup
 from .hashing import Hashing
 from .metrics import Metrics
 from .pages import PlayerPages
+from .push import Notifier
+from .push.ends import MatchEnds
+from .push.texts import Texts
 from .ratings import Ratings
 from .rooms.abandon import Abandon
 from .rooms.bots import BotRunner
@@ -52,8 +55,11 @@ class Server:
         self.metrics = Metrics(settings, rooms=lambda: len(hub.rooms), live_matches=lambda: len(live),
                                connections=lambda: sum(len(c) for c in list(hub.rooms.values())))
         self.ratings = Ratings(db)  # standings and ratings of finished matches (app/ratings.py)
-        self.rooms = RoomService(settings, db, hub, peers, live)
-        self.matches = MatchLoop(db, hub, peers, live, self.rooms, self.ratings, self.metrics)
+        # pushes after a commit (app/push/): the room code, the take-backs, the matches' ends
+        self.notifier = Notifier(settings, db, Texts(static_root(settings) / "i18n"))
+        self.rooms = RoomService(settings, db, hub, peers, live, self.notifier)
+        ends = MatchEnds(self.ratings, db, self.notifier, hub.connected_players)
+        self.matches = MatchLoop(db, hub, peers, live, self.rooms, ends, self.metrics)
         self.bots = BotRunner(settings, db, hub, self.rooms, self.matches)  # bots in seats, takeovers
         self.rooms.takeovers = self.bots
         self.matches.bots = self.bots
@@ -61,6 +67,7 @@ class Server:
         self.deadlines = Deadlines(settings, db, hub, peers, self.matches, self.clock)  # both paces
         self.deadlines.bots = self.bots
         self.bots.deadlines = self.deadlines
+        self.deadlines.notify = self.notifier.notify  # "turn" and "reminder" pushes
         self.play = Play(self.rooms, self.matches, self.bots)  # what crosses those three
         self.takebacks = Takebacks(settings, db, hub, peers, self.rooms, self.matches, self.bots)
         self.abandon = Abandon(self.rooms, self.matches)  # the host stops a match (abandon.py)
@@ -86,6 +93,7 @@ class Server:
             self.metrics.start_watch()
             if settings.run_migrations:
                 await to_thread.run_sync(upgrade, self.db.engine)
+            await self.notifier.start()  # the VAPID keys, made on the first start (app/push/keys.py)
             self.metrics.recovered.inc(await to_thread.run_sync(self.matches.recover))
             await to_thread.run_sync(self.ratings.catch_up)
             if settings.gc_freeze:
@@ -121,6 +129,7 @@ class Server:
             for conn in list(conns):
                 await conn.close()
         await self.matches.stop()
+        await self.notifier.stop()
         self.hashing.close()
         self.db.dispose()
 

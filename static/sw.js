@@ -46,14 +46,21 @@ self.addEventListener('push', (event) => {
   }));
 });
 
-// A click on a notification: the window already on that page, else a new one.
+// A click on a notification: the window already on that page, else an open window of
+// Kozyr taken there, else a new one.
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const target = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
   event.waitUntil((async () => {
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    const open = windows.find((w) => new URL(w.url).pathname === target.pathname && 'focus' in w);
+    const open = windows.find((w) => new URL(w.url).pathname === target.pathname
+      && new URL(w.url).hash === target.hash && 'focus' in w);
     if (open) return open.focus();
+    const other = windows.find((w) => 'navigate' in w && w.url.startsWith(self.location.origin));
+    if (other) {
+      const moved = await other.navigate(target.href).catch(() => null);
+      if (moved) return moved.focus().catch(() => moved);
+    }
     return self.clients.openWindow(target.href);
   })());
 });

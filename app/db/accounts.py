@@ -193,6 +193,8 @@ def sign_out(s: Session, player_id: int, device_id: int | None = None, keep: str
     gone = list(s.execute(query.returning(PlayerToken.token_hash)).scalars())
     if device_id is not None and not gone:
         raise UnknownDevice(f"you have no signed-in device {device_id}")
+    if gone:  # the devices' push subscriptions (app/push/)
+        s.execute(delete(m.PushSubscription).where(m.PushSubscription.device.in_(gone)))
     return gone
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.sql.expression import false
+from sqlalchemy.sql.expression import false, true
 from sqlalchemy.types import Float
 
 
@@ -228,3 +228,67 @@ class SeatResult(Base):
     marriages: Mapped[int] = mapped_column(Integer, default=0)
     tricks: Mapped[int | None] = mapped_column(Integer, nullable=True)
     title: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+# -- Web Push (app/push/; migration 0019) ---------------------------------------------------
+
+
+class VapidKey(Base):
+    """The server's VAPID key pair (one row, ``id`` 1), made on first start unless
+    ``KOZYR_VAPID_PRIVATE_KEY`` gives one (app/push/keys.py)."""
+
+    __tablename__ = "vapid_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_key: Mapped[str] = mapped_column(String(64))  # base64url of the raw 32 bytes
+    public_key: Mapped[str] = mapped_column(String(100))  # base64url of the uncompressed point
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PushSubscription(Base):
+    """A device's Web Push subscription: one per device token (``device``: the token's
+    hash; signing the device out deletes it, app/db/accounts.py sign_out); ``lang``:
+    the language its notifications are written in."""
+
+    __tablename__ = "push_subscriptions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    device: Mapped[str] = mapped_column(String(64), unique=True)
+    endpoint: Mapped[str] = mapped_column(String(2048), index=True)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    lang: Mapped[str] = mapped_column(String(4))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class NotificationPrefs(Base):
+    """What a player wants pushed (a kind each; no row: the defaults of app/push/prefs.py)
+    and his quiet hours ("HH:MM" .. "HH:MM" in ``time_zone``; None: none)."""
+
+    __tablename__ = "notification_prefs"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    kinds: Mapped[dict] = mapped_column(JSON)  # kind -> bool
+    quiet_from: Mapped[str | None] = mapped_column(String(5), nullable=True)
+    quiet_to: Mapped[str | None] = mapped_column(String(5), nullable=True)
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # the same choices by email too, to a confirmed address (EmailAddress)
+    email: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EmailAddress(Base):
+    """A player's address for the email channel (app/push/mail.py): mails go to it once
+    it is confirmed (``verified_at``) by the link sent to it (``verify_hash``: the
+    link's secret's SHA-256, until ``verify_until``); ``unsubscribe``: the secret of its
+    one-click unsubscribe (RFC 8058; kept as it is: every mail carries it, and all it can
+    do is stop the mails); ``lang``: the mails' language; ``base_url``: where links lead."""
+
+    __tablename__ = "email_addresses"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(254))
+    verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    verify_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    verify_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    unsubscribe: Mapped[str] = mapped_column(String(64), unique=True)
+    lang: Mapped[str] = mapped_column(String(4))
+    base_url: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

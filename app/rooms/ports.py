@@ -22,6 +22,9 @@ class RoomMemory(Protocol):
 
     def error(self, conn: Conn, code: str, message: str, client_id: str | None = None) -> None: ...
 
+    def notify_away(self, code: str, kind: str, actor: int | None, seats: set[int] | None = None,
+                    match: str | None = None, **facts: object) -> None: ...
+
 
 class LoopRooms(Protocol):
     """What the match loop asks of the rooms."""
@@ -89,3 +92,10 @@ class BotDeadlines(Protocol):
     def message(self, live: LiveMatch, table: ClockTable | None) -> dict | None: ...
 
     async def hold(self, live: LiveMatch, held: bool) -> None: ...
+
+
+class Notify(Protocol):
+    """Notifications after a commit (app/push/notifier.py Notifier): only queued."""
+
+    def notify(self, player_id: int, kind: str, room: str | None = None, match: str | None = None,
+               **facts: object) -> None: ...

@@ -50,7 +50,7 @@ from .bots import SLOTS, bot_name
 from .hub import Conn, Hub
 from .live import LiveMatch
 from .peers import Peers
-from .ports import Takeovers
+from .ports import Notify, Takeovers
 
 log = logging.getLogger("kozyr.rooms")
 T = TypeVar("T")
@@ -71,8 +71,9 @@ class RoomService:
     takeovers: Takeovers
 
     def __init__(self, settings: Settings, db: Database, hub: Hub, peers: Peers,
-                 live: dict[str, LiveMatch]) -> None:
+                 live: dict[str, LiveMatch], notifier: Notify) -> None:
         self.settings = settings
+        self.notifier = notifier  # pushes after a commit (app/push/)
         self.db = db
         self.hub = hub
         self.peers = peers
@@ -342,6 +343,8 @@ class RoomService:
                 s.flush()
                 return store.room_snapshot(s, room), people
         snap, people = await to_thread.run_sync(write)
+        for person in people:  # committed: each one called gets a push (kind "call")
+            self.notifier.notify(person, "call", room=snap["code"], name=snap["host"]["name"])
         return await self.changed(snap), people
 
     async def _write(self, code: str, work: Callable[..., T]) -> dict:
@@ -484,6 +487,21 @@ class RoomService:
                "time": store.utc(row.created_at)}
         self.hub.broadcast(conn.room_code, out)
         await self.peers.publish(conn.room_code, {"kind": "chat", "message": out})
+        self.notify_away(conn.room_code, "chat", conn.player_id, name=conn.name)
+
+    def notify_away(self, code: str, kind: str, actor: int | None, seats: set[int] | None = None,
+                    match: str | None = None, **facts: object) -> None:
+        """A push of ``kind`` to each person seated in the room (of ``seats`` only, if
+        given) but ``actor`` and those with the room open now (their table shows it)."""
+        snap = self.snapshots.get(code)
+        if snap is None:
+            return
+        present = self.hub.connected_players(code)
+        for s in snap["seats"]:
+            pid = s["player"]
+            if (pid is not None and s["level"] is None and pid != actor and pid not in present
+                    and (seats is None or s["seat"] in seats)):
+                self.notifier.notify(pid, kind, room=code, match=match, **facts)
 
     def stamp(self, code: str) -> tuple[int, str | None]:
         """(version, match id) of the room's current match, from memory."""

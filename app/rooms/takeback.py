@@ -163,6 +163,9 @@ class Takebacks:
                 request.expiry = asyncio.create_task(self._expire(live, request, 0.0))
                 await self._announce(live, request)
                 await self.bots.deadlines.hold(live, True)  # the match's clock waits for the answers
+                # the people asked, away from the table, get a push (kind "takeback")
+                self.rooms.notify_away(live.room_code, "takeback", conn.player_id, seats=set(waiting),
+                                       match=live.id, name=conn.name)
                 return None
         await self._undo(live, request)
         return None

@@ -16,6 +16,7 @@ import { play as playSound, soundOn, setSound } from './sounds.js';
 import { renderPlayer, renderSignIn, callsBanner } from './player.js';
 import { notifyToggle, watchCalls } from './notify.js';
 import { renderGames, watchGames, relabelGames } from './games.js';
+import { renderEmailLink } from './push.js';
 import { tellChanges, tellPresence, tellTimer, tellChat } from './announce.js';
 import { startWorker, watchNetwork, showNotice, hideNotice } from './pwa.js';
 
@@ -430,6 +431,8 @@ function route() {
   if (/^#\/games\/?$/.test(location.hash)) return { name: 'games' };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
   if (m) return { name: 'player', id: m[1] ? Number(m[1]) : null };
+  m = /^#\/email\/(verify|unsubscribe)\/([\w-]+)\/?$/.exec(location.hash);  // a mail's link (push.js)
+  if (m) return { name: 'email', action: m[1], secret: m[2] };
   m = /^#\/signin(?:\/([\w-]+))?\/?$/.exec(location.hash);  // with a link's secret, or the passphrase form
   if (m) return { name: 'signin', secret: m[1] || null };
   m = /^#\/room\/([^/]+)/.exec(location.hash);
@@ -452,6 +455,8 @@ function render() {
     page = new RoomPage(main, r.code);
   } else if (r.name === 'player') {
     renderPlayer(main, r.id, { link, navigate });
+  } else if (r.name === 'email') {
+    renderEmailLink(main, r.action, r.secret);
   } else if (r.name === 'signin') {
     renderSignIn(main, r.secret, { navigate });
   } else if (r.name === 'match') {

@@ -7,6 +7,7 @@ import { h, clear, append } from './dom.js';
 import { t, variantName, titleName, dateTime, number } from './i18n.js';
 import { req, me, setMe } from './api.js';
 import { chartEl } from './chart.js';
+import { notificationsPanel } from './push.js';
 
 const CHART_POINTS = 120;
 const fmt = (x, d = 1) => number(x, { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -311,7 +312,7 @@ export async function renderPlayer(main, id, { link, navigate }) {
     h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: t('you') }) : null),
     h('div', { class: 'player-grid' },
       h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link, mine, navigate)),
-      h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), signInPanel(mine))));
+      h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), mine ? notificationsPanel() : null, signInPanel(mine))));
 }
 
 // #/signin/SECRET spends a sign-in link; #/signin (or a refused link) offers the name +

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from app.db import models as m
 
-from .conftest import make_settings, serve, serve_two
+from .conftest import make_settings, scratch_pg_database, serve, serve_two
 from .helpers import auth, connect, make_room, new_player
 
 HOUR = 3600.0
@@ -26,8 +26,19 @@ TURN = {"pace": "turn", "move_seconds": HOUR, "takeback": "agree"}
 
 
 @pytest.fixture(scope="module")
-def dclient(database_url):
-    with serve(database_url, bot_delay=0.0, bot_think_ms=15, deadline_sweeper=False) as c:
+def own_database(database_url, tmp_path_factory):
+    """A database of this module's own, of the session's kind: its sweeps (with the clock
+    moved on by hours) must find no other test's deadlines due."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path_factory.mktemp('deadlines') / 'kozyr.db'}"
+    else:
+        with scratch_pg_database(fsync=False) as url:
+            yield url
+
+
+@pytest.fixture(scope="module")
+def dclient(own_database):
+    with serve(own_database, bot_delay=0.0, bot_think_ms=15, deadline_sweeper=False) as c:
         yield c
 
 
@@ -155,7 +166,7 @@ def test_a_reminder_goes_out_when_a_quarter_of_the_time_is_left(dclient):
     room, players, match_id, row = turn_match(dclient)
     k = dclient.app.state
     sent: list[tuple] = []
-    k.deadlines.notify = lambda player, kind, **facts: sent.append((player, kind, facts))
+    real, k.deadlines.notify = k.deadlines.notify, lambda player, kind, **facts: sent.append((player, kind, facts))
     try:
         assert aware(row["remind_at"]) == aware(row["due_at"]) - timedelta(seconds=HOUR / 4)
         k.clock.advance(HOUR * 0.75 - 30)
@@ -169,19 +180,19 @@ def test_a_reminder_goes_out_when_a_quarter_of_the_time_is_left(dclient):
         dclient.portal.call(k.deadlines.sweep)  # once only
         assert len([x for x in sent if x[2]["match"] == match_id and x[1] == "reminder"]) == 1
     finally:
-        k.deadlines.notify = None
+        k.deadlines.notify = real
 
 
 def test_the_awaited_player_is_told_it_is_his_turn(dclient):
     k = dclient.app.state
     sent: list[tuple] = []
-    k.deadlines.notify = lambda player, kind, **facts: sent.append((player, kind, facts))
+    real, k.deadlines.notify = k.deadlines.notify, lambda player, kind, **facts: sent.append((player, kind, facts))
     try:
         room, players, match_id, row = turn_match(dclient)
         turns = wait_for(lambda: [x for x in sent if x[1] == "turn" and x[2]["match"] == match_id])
         assert turns[0][0] == players[row["seat"]]["id"] and turns[0][2]["due"]
     finally:
-        k.deadlines.notify = None
+        k.deadlines.notify = real
 
 
 def test_a_take_back_request_holds_the_clock_and_its_answer_lets_it_run(dclient):
@@ -249,8 +260,8 @@ def test_a_vacation_holds_the_clock_within_the_rooms_limit(dclient):
     assert abs((aware(back["due_at"]) - k.clock.now()).total_seconds() - left) < 5
 
 
-def test_a_deadline_survives_a_restart_and_fires_after_it(database_url, tmp_path):
-    url = database_url
+def test_a_deadline_survives_a_restart_and_fires_after_it(own_database):
+    url = own_database
     extra = dict(bot_delay=0.0, bot_think_ms=15, deadline_sweeper=False)
     with serve(url, **extra) as c1:
         room, players, match_id, row = turn_match(c1)
@@ -277,10 +288,16 @@ def test_a_clock_file_moves_a_servers_deadline_clock(tmp_path):
 
 
 @pytest.mark.postgres
-def test_two_processes_fire_a_deadline_once(pg_database):
+def test_two_processes_fire_a_deadline_once():
     """Both processes sweep the same due deadline at the same moment: one claims it
-    (FOR UPDATE SKIP LOCKED), one move is made."""
-    gen = serve_two(pg_database, bot_delay=0.0, deadline_sweeper=False)  # they sweep when told
+    (FOR UPDATE SKIP LOCKED), one move is made.  A database of its own: the moved clocks
+    would find other tests' deadlines due too."""
+    with scratch_pg_database(fsync=False) as url:
+        _fire_once_with_two_processes(url)
+
+
+def _fire_once_with_two_processes(url: str) -> None:
+    gen = serve_two(url, bot_delay=0.0, deadline_sweeper=False)  # they sweep when told
     a, b = next(gen)
     try:
         ka, kb = a.app.state, b.app.state

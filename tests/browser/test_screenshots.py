@@ -163,3 +163,36 @@ def test_pace_screenshot(server, new_page, screenshots, scene):
                 page.locator("[data-role=away]").evaluate("(el) => el.scrollIntoView({block: 'end'})")
         _each(page, screenshots, scene, away_in_sight, full_page=scene == "games")
     assert not page.errors, page.errors
+
+
+def test_screenshot_notification_settings(server, new_page, screenshots):
+    """The player's page's notification settings (js/push.js), each size and language:
+    notifications-<size>-<lang>.png (the block), notifications-phone-<lang>-unavailable.png
+    (a browser without PushManager)."""
+    import json
+    player = call(server, "POST", "/api/players", body={"name": "Zofia Łęcka"})
+    me = json.dumps(json.dumps({"id": player["id"], "name": player["name"], "token": player["token"]}))
+    for broken in (False, True):
+        page = new_page(LAPTOP)
+        if broken:
+            page.add_init_script("delete window.PushManager")
+        page.goto(server + "/healthz")
+        page.evaluate(f"localStorage.setItem('kozyr.player', {me})")
+        page.goto(f"{server}/#/player/{player['id']}")
+        panel = page.locator(".player-notifications")
+        panel.wait_for()
+        for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+            if broken and size == "laptop":
+                continue
+            page.set_viewport_size(viewport)
+            for lang in ("ru", "pl", "en"):
+                page.locator("#lang").select_option(lang)
+                panel = page.locator(".player-notifications")
+                panel.wait_for()
+                page.wait_for_timeout(200)
+                panel.scroll_into_view_if_needed()
+                name = f"notifications-{size}-{lang}" + ("-unavailable" if broken else "")
+                panel.screenshot(path=str(screenshots / f"{name}.png"))
+                if size == "phone" and not broken:
+                    page.screenshot(path=str(screenshots / f"{name}-page.png"))
+        assert not page.errors, page.errors
