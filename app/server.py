@@ -87,6 +87,8 @@ class Server:
             self.gc.start()
             for live in list(self.live.values()):  # recovered matches' bots play on
                 await self.bots.poke(live)
+            # matches nobody uses leave memory (loaded again from their log when needed)
+            self.matches.start_sweeps(settings.match_sweep_seconds, settings.match_idle_seconds)
             if settings.redis_url:
                 fanout = RedisFanout(settings.redis_url, settings, self.hub, self.live, self)
                 try:

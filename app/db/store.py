@@ -409,8 +409,16 @@ def last_action_at(s: Session, match_id: str) -> datetime | None:
     return s.scalar(select(func.max(m.Action.created_at)).where(m.Action.match_id == match_id))
 
 
-def unfinished_matches(s: Session) -> list[m.Match]:
-    return list(s.scalars(select(m.Match).where(m.Match.status == "playing")))
+def unattended_matches(s: Session) -> list[str]:
+    """Ids of the unfinished matches that go on with nobody there, so a process loads
+    them when it starts: those with a bot seat (the bot may be due to act) and those of
+    a room with a turn clock (``takeover_seconds``).  Any other match waits for a person
+    and is loaded when somebody reaches it (MatchLoop.get_live)."""
+    bots = (select(m.MatchPlayer.match_id).join(m.Player, m.Player.id == m.MatchPlayer.player_id)
+            .where(m.Player.bot_level.is_not(None)))
+    return list(s.scalars(select(m.Match.id).join(m.Room, m.Room.id == m.Match.room_id)
+                          .where(m.Match.status == "playing",
+                                 or_(m.Room.takeover_seconds > 0, m.Match.id.in_(bots)))))
 
 
 class VersionConflict(RuntimeError):

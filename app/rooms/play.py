@@ -35,7 +35,8 @@ class Play:
     async def set_takeover(self, code: str, player: Caller, seconds: float | None) -> dict:
         """The host sets the room's turn timeout (None / 0: off); applies at once."""
         snap = await self.rooms.write_takeover(code, player, seconds)
-        await self.bots.timeout_changed(await self.rooms.current_match_id(code), seconds)
+        live = await self.matches.current(code)  # loaded if it had left memory
+        await self.bots.timeout_changed(live.id if live is not None else None, seconds)
         return await self.rooms.changed(snap)
 
     # -- websocket messages ------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .bots import Table
     from .hub import Conn
     from .live import LiveMatch
 
@@ -29,9 +30,15 @@ class LoopRooms(Protocol):
 
     def match_finished(self, live: LiveMatch, *, publish: bool = True) -> None: ...
 
+    def forget_if_idle(self, code: str) -> str | None: ...
+
 
 class LoopBots(Protocol):
     """What the match loop asks of the bots (app/rooms/bots.py BotRunner)."""
+
+    #: Each match's bots, by match id: a match leaves memory only while its table holds
+    #: nothing (MatchLoop.idle), and its table goes with it.
+    tables: dict[str, Table]
 
     async def poke(self, live: LiveMatch) -> None: ...
 
