@@ -262,3 +262,18 @@ def test_an_evicted_match_and_another_processs_notes(two_servers):
             for c in clients:
                 c.wait_view(version + 1)  # A followed B's note
     assert live_a.version == kb.live[match_id].version == version + 1
+
+
+def test_a_sweep_forgets_in_steps_and_gets_them_all(eclient):
+    kozyr = eclient.app.state
+    ids = []
+    for _ in range(3):
+        room, _players = make_room(eclient, VARIANT, 3, seed=SEED)
+        ids.append(room["match"]["id"])
+    assert all(i in kozyr.live for i in ids)
+    kozyr.matches.EVICT_STEP = 1  # this server's sweep lets other tasks run after each match
+    try:
+        gone = eclient.portal.call(kozyr.matches.sweep, IDLE, time.monotonic() + IDLE + 1)
+    finally:
+        del kozyr.matches.EVICT_STEP
+    assert gone >= 3 and not any(i in kozyr.live for i in ids)
