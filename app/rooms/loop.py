@@ -14,7 +14,7 @@ sees never go down.
 
 A match lives in memory only while it is used: ``get_live`` loads it from its log
 when something reaches it (a socket, an action, another process's note, a bot),
-and ``evict_idle`` (every ``KOZYR_MATCH_SWEEP_SECONDS``) forgets one nobody has
+and a sweep (every ``KOZYR_MATCH_SWEEP_SECONDS``) forgets one nobody has
 touched for ``KOZYR_MATCH_IDLE_SECONDS`` and nothing holds (a socket in its room,
 a take-back request, its bots, a load or an action under way).  At start-up only
 the matches that go on with nobody there are loaded (``recover``)."""
