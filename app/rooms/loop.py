@@ -38,7 +38,7 @@ from .hub import Conn, Hub, dumps
 from .journal import GroupCommitJournal, journal_for
 from .live import Duplicate, LiveMatch, Stale, is_undo, parts_delta, parts_json
 from .peers import Peers
-from .ports import ActionClock, LoopBots, LoopRooms, MatchResults
+from .ports import ActionClock, BotTable, LoopBots, LoopRooms, MatchResults
 
 log = logging.getLogger("kozyr.match")
 
@@ -142,7 +142,7 @@ class MatchLoop:
         loading = self._loading.get(live.id)
         if loading is not None and loading.locked():
             return False
-        table = self.bots.tables.get(live.id)
+        table: BotTable | None = self.bots.tables.get(live.id)
         return table is None or not (table.takeover or (table.task is not None and not table.task.done()))
 
     #: Matches one step of a sweep forgets at most before other tasks run (freeing a

@@ -277,3 +277,19 @@ def test_a_sweep_forgets_in_steps_and_gets_them_all(eclient):
     finally:
         del kozyr.matches.EVICT_STEP
     assert gone >= 3 and not any(i in kozyr.live for i in ids)
+
+
+def test_the_hosts_turn_timeout_reaches_an_evicted_match(eclient):
+    """PATCH takeover_seconds loads the match again and its clock runs (a clock in memory
+    keeps the match there)."""
+    kozyr = eclient.app.state
+    room, players = make_room(eclient, VARIANT, 3, seed=SEED)
+    code, match_id = room["code"], room["match"]["id"]
+    assert evict(eclient) >= 1 and match_id not in kozyr.live
+    r = eclient.patch(f"/api/rooms/{code}", json={"takeover_seconds": 600}, headers=auth(players[0]))
+    assert r.status_code == 200, r.text
+    table = kozyr.bots.tables[match_id]
+    assert match_id in kozyr.live and table.takeover_seconds == 600
+    assert table.task is not None and not table.task.done()  # the awaited person's clock runs
+    evict(eclient)
+    assert match_id in kozyr.live
