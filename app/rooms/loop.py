@@ -25,7 +25,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from contextlib import suppress
 
 from anyio import to_thread
 
@@ -379,9 +378,7 @@ class MatchLoop:
         return live
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._sweeper
+        if self._sweeper is not None:  # cancelled, not awaited (as the other start-up tasks):
+            self._sweeper.cancel()      # a step is synchronous, so none is cut in half
             self._sweeper = None
         await self.journal.stop()
