@@ -107,12 +107,19 @@ class Settings(BaseSettings):
     bot_processes: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2), ge=1)
     takeover_level: str = "basic"  # the bot that plays for a player past the turn timeout
     turn_timeout: float = 0.0  # default of a new room's takeover_seconds; 0: no takeover
-    takeback_seconds: float = 30.0  # an open take-back request expires after this long
+    takeback_seconds: float = 30.0  # an open take-back request expires after this long (a live room)
     # A match in memory that nobody has touched (no action, socket, note, take-back or bot)
     # for this long leaves memory; the next use loads it from its log (app/rooms/loop.py).
     # 0: matches stay in memory until they end
     match_idle_seconds: float = 600.0
     match_sweep_seconds: float = 60.0  # how often idle matches are looked for
+
+    # Pace and deadlines (app/rooms/deadlines.py)
+    move_seconds: float = 86400.0  # a new turn-based room's deadline per move (24 h)
+    deadline_poll: float = 1.0  # seconds between the sweeper's looks for due deadlines
+    deadline_sweeper: bool = True  # off: this process fires no deadlines (others do; tests sweep by hand)
+    deadline_lease: float = 60.0  # a claimed deadline fires again after this long if its move never came
+    clock_file: str | None = None  # tests only: a file holding seconds the deadline clock is moved on
 
 
 @lru_cache

@@ -57,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.history, state.replays, state.pages = server.history, server.replays, server.pages
     state.sign_ins, state.hashing = server.sign_ins, server.hashing
     state.ratings, state.metrics = server.ratings, server.metrics
+    state.deadlines, state.clock = server.deadlines, server.clock
 
     # Every error answer is a Problem (app/api/schemas.py): {"detail", "code"[, "errors"]}.
     @app.exception_handler(DomainError)

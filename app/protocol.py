@@ -121,12 +121,20 @@ class Delta(_Out):
 
 
 class Timer(_Out):
-    """The turn clock of a room with takeover_seconds: ``seat`` (None: no clock runs) has
-    ``seconds`` left (from when the message was sent) of ``total`` before a bot plays."""
+    """The match's clock (app/rooms/deadlines.py): ``seat`` (None: no clock runs) is
+    awaited since ``since`` and has ``seconds`` left (from when the message was sent) of
+    ``total``, due at ``due`` (None while ``paused``: a take-back request is open or the
+    player is away); then a bot takes over (``pace`` live), or plays the move or the
+    match waits (turn: ``expired`` once it has passed in a room that waits)."""
     type: Literal["timer"] = "timer"
     seat: int | None
     seconds: float | None
-    total: float
+    total: float | None
+    pace: Literal["live", "turn"] = "live"
+    since: str | None = None
+    due: str | None = None
+    paused: bool = False
+    expired: bool = False
 
 
 class Ack(_Out):

@@ -12,6 +12,7 @@ import logging
 
 from anyio import to_thread
 
+from .clock import Clock
 from .config import Settings
 from .db.migrate import upgrade
 from .db.session import Database
@@ -23,6 +24,7 @@ from .pages import PlayerPages
 from .ratings import Ratings
 from .rooms.abandon import Abandon
 from .rooms.bots import BotRunner
+from .rooms.deadlines import Deadlines
 from .rooms.fanout import RedisFanout
 from .rooms.history import History
 from .rooms.hub import Hub
@@ -55,6 +57,10 @@ class Server:
         self.bots = BotRunner(settings, db, hub, self.rooms, self.matches)  # bots in seats, takeovers
         self.rooms.takeovers = self.bots
         self.matches.bots = self.bots
+        self.clock = Clock(settings.clock_file)  # the deadlines' wall clock (tests move it)
+        self.deadlines = Deadlines(settings, db, hub, peers, self.matches, self.clock)  # both paces
+        self.deadlines.bots = self.bots
+        self.bots.deadlines = self.deadlines
         self.play = Play(self.rooms, self.matches, self.bots)  # what crosses those three
         self.takebacks = Takebacks(settings, db, hub, peers, self.rooms, self.matches, self.bots)
         self.abandon = Abandon(self.rooms, self.matches)  # the host stops a match (abandon.py)
@@ -87,6 +93,8 @@ class Server:
             self.gc.start()
             for live in list(self.live.values()):  # recovered matches' bots play on
                 await self.bots.poke(live)
+            if settings.deadline_sweeper:
+                self.deadlines.start()  # what fell due while no process ran fires now
             # matches nobody uses leave memory (loaded again from their log when needed)
             self.matches.start_sweeps(settings.match_sweep_seconds, settings.match_idle_seconds)
             if settings.redis_url:
@@ -107,6 +115,7 @@ class Server:
     async def shutdown(self) -> None:
         self.metrics.stop_watch()
         self.gc.stop()
+        await self.deadlines.stop()
         await self.bots.stop()
         if self.fanout is not None:
             await self.fanout.stop()
@@ -130,6 +139,8 @@ class Server:
             self.hub.broadcast(code, note["message"])
         elif kind == "takeback":  # a take-back request's votes (app/rooms/takeback.py)
             await self.takebacks.on_note(note)
+        elif kind == "deadline":  # a deadline timed again outside a move (a vacation)
+            await self.deadlines.on_note(note)
 
     async def presence_changed(self, code: str) -> None:
         """Players came or went on another process: tell our sockets."""

@@ -40,5 +40,7 @@ async def remove_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, rooms: Roo
 @router.patch("/api/rooms/{code}", response_model=RoomPublic, responses=responses(*AUTH, *ROOM, NotHost, body=True))
 async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, play: PlayDep,
                         request: Request) -> dict:
-    """The host sets the turn timeout after which a bot takes over (None / 0: off)."""
-    return with_invite(await play.set_takeover(code, player, body.takeover_seconds), request)
+    """The host changes the room's clock: the live turn timeout after which a bot takes
+    over (None / 0: off), the pace, a turn-based move's time, what a passed deadline
+    does, the vacation limit.  Only the fields given change."""
+    return with_invite(await play.set_clock(code, player, body.model_dump(exclude_unset=True)), request)

@@ -12,6 +12,7 @@ from ..config import Settings
 from ..db.errors import BadToken, RateLimited, UnknownRoom
 from ..directory import KnownPlayer, PlayerDirectory
 from ..pages import PlayerPages
+from ..rooms.deadlines import Deadlines
 from ..rooms.history import History
 from ..rooms.play import Play
 from ..rooms.service import RoomService
@@ -47,6 +48,10 @@ def get_sign_ins(request: Request) -> SignIns:
     return request.app.state.sign_ins
 
 
+def get_deadlines(request: Request) -> Deadlines:
+    return request.app.state.deadlines
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayersDep = Annotated[PlayerDirectory, Depends(get_players)]
 RoomsDep = Annotated[RoomService, Depends(get_rooms)]
@@ -54,6 +59,7 @@ PlayDep = Annotated[Play, Depends(get_play)]
 HistoryDep = Annotated[History, Depends(get_history)]
 PagesDep = Annotated[PlayerPages, Depends(get_pages)]
 SignInsDep = Annotated[SignIns, Depends(get_sign_ins)]
+DeadlinesDep = Annotated[Deadlines, Depends(get_deadlines)]
 
 
 # The token's two headers, declared as OpenAPI security schemes (either one will do).

@@ -9,17 +9,29 @@ from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..config import Settings
-from ..db.errors import BadName, RateLimited, UnknownPlayer
+from ..db.errors import BadAway, BadName, RateLimited, UnknownPlayer
 from ..errors import responses
 from ..rooms.text import clean_name
-from .deps import AUTH, ROOM, HistoryDep, PlayerDep, PlayersDep, RoomCode, SettingsDep, client_address
+from .deps import (
+    AUTH,
+    ROOM,
+    DeadlinesDep,
+    HistoryDep,
+    PlayerDep,
+    PlayersDep,
+    RoomCode,
+    SettingsDep,
+    client_address,
+)
 from .schemas import (
     MAX_ID,
+    Away,
     Count,
     Id,
     MatchSummary,
     MyGame,
     PlayerCreate,
+    PlayerMe,
     PlayerPublic,
     PlayerStats,
     PlayerWithToken,
@@ -48,9 +60,19 @@ async def create_player(body: PlayerCreate, players: PlayersDep, settings: Setti
     return await players.create(valid_name(body, settings), client_address(request))
 
 
-@router.get("/me", response_model=PlayerPublic, responses=responses(*AUTH))
-async def me(player: PlayerDep) -> dict:
-    return {"id": player.id, "name": player.name}
+@router.get("/me", response_model=PlayerMe, responses=responses(*AUTH))
+async def me(player: PlayerDep, deadlines: DeadlinesDep) -> dict:
+    return {"id": player.id, "name": player.name, "away_until": await deadlines.away_until(player.id)}
+
+
+@router.put("/me/away", response_model=PlayerMe, responses=responses(*AUTH, BadAway, body=True))
+async def set_away(body: Away, player: PlayerDep, deadlines: DeadlinesDep) -> dict:
+    """Away (a vacation) until ``until``, or back now (null): the running deadlines of my
+    seats in turn-based rooms stand still meanwhile, each room up to its
+    ``vacation_days`` (README "Pace, deadlines ..."). 422 ``invalid_away``: a time
+    past, or more than 365 days ahead."""
+    until = await deadlines.set_away(player.id, body.until)
+    return {"id": player.id, "name": player.name, "away_until": until}
 
 
 @router.patch("/me", response_model=PlayerPublic, responses=responses(*AUTH, BadName, body=True))

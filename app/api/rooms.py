@@ -54,7 +54,8 @@ def with_invite(room: dict, request: Request) -> dict:
              responses=responses(*AUTH, BadVariant, BadOptions, TooManyRooms, body=True))
 async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
     room = await rooms.create_room(player, body.variant, body.options, body.seats, body.take_seat,
-                                   body.takeover_seconds, body.rated, body.takeback, body.abandoned)
+                                   body.takeover_seconds, body.rated, body.takeback, body.abandoned,
+                                   body.model_dump(include={"pace", "move_seconds", "on_deadline", "vacation_days"}))
     return with_invite(room, request)
 
 

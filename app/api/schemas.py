@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
+from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
 from pydantic.config import JsonDict
 
 from engine import VARIANTS, find_variant
@@ -89,6 +89,16 @@ class PlayerPublic(BaseModel):
     name: str
 
 
+class PlayerMe(PlayerPublic):
+    away_until: str | None = Field(None, description="away (a vacation) until then: the deadlines of "
+                                   "my seats in turn-based rooms pause, each room up to its vacation_days")
+
+
+class Away(BaseModel):
+    until: AwareDatetime | None = Field(description="away until (a time with its zone, in the next 365 "
+                                        "days); null: back now")
+
+
 class PlayerWithToken(PlayerPublic):
     token: str = Field(description="keep it secret: it proves who may act for a seat")
 
@@ -99,6 +109,14 @@ class VariantPublic(BaseModel):
     name: str
     seat_counts: list[int]
     options: list[dict[str, Any]]
+
+
+PACE = "live: everyone at the table together; turn: turn-based, each move has move_seconds"
+MOVE = "a turn-based room's time for a move, in seconds (300 ... 604800); default: KOZYR_MOVE_SECONDS (24 h)"
+ON_DEADLINE = ("a turn-based move's time passed: bot: the seat's bot plays that one move (the seat "
+               "stays the player's); wait: the match waits for him (the host may let a bot play)")
+VACATION = "the longest vacation (days) of a player that holds a deadline of this room"
+MOVE_SECONDS = (300, 604800)
 
 
 class RoomCreate(BaseModel):
@@ -118,6 +136,10 @@ class RoomCreate(BaseModel):
     abandoned: Literal["counts", "ignored"] = Field(
         "ignored", description="a match the host stops before its end: counts for standings and "
         "ratings as it stood, or is ignored")
+    pace: Literal["live", "turn"] = Field("live", description=PACE)
+    move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
+    on_deadline: Literal["bot", "wait"] = Field("bot", description=ON_DEADLINE)
+    vacation_days: int = Field(14, ge=0, le=60, description=VACATION)
 
 
 class SeatPublic(BaseModel):
@@ -162,6 +184,10 @@ class RoomPublic(BaseModel):
     rated: bool = False
     takeback: str = "agree"
     abandoned: str = "ignored"
+    pace: str = Field("live", description=PACE)
+    move_seconds: float | None = Field(None, description=MOVE)
+    on_deadline: str = Field("bot", description=ON_DEADLINE)
+    vacation_days: int = Field(14, description=VACATION)
 
 
 class BotSeat(BaseModel):
@@ -169,7 +195,13 @@ class BotSeat(BaseModel):
 
 
 class RoomSettings(BaseModel):
-    takeover_seconds: float | None = Field(None, ge=0, le=86400, description="None / 0: off")
+    """Only the fields given change."""
+    takeover_seconds: float | None = Field(None, ge=0, le=86400, description="a live room's turn "
+                                           "timeout before a bot takes over; None / 0: off")
+    pace: Literal["live", "turn"] | None = Field(None, description=PACE)
+    move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
+    on_deadline: Literal["bot", "wait"] | None = Field(None, description=ON_DEADLINE)
+    vacation_days: int | None = Field(None, ge=0, le=60, description=VACATION)
 
 
 class BotLevel(BaseModel):
@@ -233,6 +265,9 @@ class MyGame(MatchSummary):
     my_turn: bool = Field(description="one of my seats is among them")
     since: str = Field(description="when the latest action was made (the start before the first)")
     muted: bool = Field(description="I muted its room: listed, not counted on the badge")
+    pace: str = Field("live", description="the room's pace: live | turn")
+    due: str | None = Field(None, description="when the awaited seat's time passes (null: no clock, or paused)")
+    expired: bool = Field(False, description="a turn-based room that waits: the awaited seat's time has passed")
 
 
 class MatchDetail(MatchSummary):

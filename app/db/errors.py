@@ -118,6 +118,10 @@ class BadName(Invalid):
     code = "invalid_name"
 
 
+class BadAway(Invalid):
+    code = "invalid_away"
+
+
 class UnknownLevel(Invalid):
     code = "unknown_level"
 

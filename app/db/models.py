@@ -175,8 +175,9 @@ class MutedRoom(Base):
 
 class Deadline(Base):
     """The one running deadline of a match (both paces; app/rooms/deadlines.py): the
-    person awaited (``seat``) at ``version`` since ``since``; it fires at ``due_at``
-    (None while paused: ``paused_left`` seconds are kept), a reminder at ``remind_at``.
+    person awaited (``seat``) at ``version`` since ``since``, ``seconds`` a move; it
+    fires at ``due_at`` (None while a take-back request holds it: ``paused_left``
+    seconds are kept), a reminder at ``remind_at``.
     ``state``: running | expired (a "wait" room's passed deadline: the match waits)."""
 
     __tablename__ = "deadlines"
@@ -188,6 +189,9 @@ class Deadline(Base):
     due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     seconds: Mapped[float] = mapped_column(Float)
     paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The awaited player is away (a vacation) until then: the clock stands still till
+    # ``resume_at`` (``due_at`` is already moved on by as much).
+    resume_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     state: Mapped[str] = mapped_column(String(8), default="running", server_default="running")
 

@@ -258,10 +258,14 @@ def remove_bot(s: Session, room: m.Room, seat_no: int) -> None:
     s.flush()
 
 
-def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str], float | None]:
-    """A live match's bot seats and its room's turn timeout."""
+def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str], dict]:
+    """A live match's bot seats and its room's pace (``PACE_KEYS``)."""
     room = s.get_one(m.Room, room_id)
-    return match_bot_levels(s, match_id), room.takeover_seconds
+    return match_bot_levels(s, match_id), {key: getattr(room, key) for key in PACE_KEYS}
+
+
+#: What a room's clock needs: the live turn clock, the pace and its deadline rules.
+PACE_KEYS = ("takeover_seconds", "pace", "move_seconds", "on_deadline", "vacation_days")
 
 
 # -- the room as the services keep it in memory -----------------------------------------------
@@ -295,7 +299,8 @@ _HOST = aliased(m.Player)
 _ROOM = (select(m.Room.id, m.Room.code, m.Room.variant, m.Room.options, m.Room.seat_count,
                 m.Room.takeover_seconds, m.Room.rated, m.Room.takeback, m.Room.abandoned,
                 m.Room.created_at, m.Room.host_id, _HOST.name, _HOST.bot_level, _HOST.bot_slot,
-                m.Match.id, m.Match.number, m.Match.status, m.Match.version)
+                m.Match.id, m.Match.number, m.Match.status, m.Match.version,
+                m.Room.pace, m.Room.move_seconds, m.Room.on_deadline, m.Room.vacation_days)
          .join(_HOST, _HOST.id == m.Room.host_id)
          .outerjoin(m.Match, m.Match.id == m.Room.current_match_id))
 _ROOM_BY_ID = _ROOM.where(m.Room.id == bindparam("room"))
@@ -315,6 +320,8 @@ def _snapshot(c: Connection, query, key: object) -> dict | None:
         "seat_count": room[4], "takeover_seconds": room[5],
         "rated": bool(room[6]), "takeback": room[7] or "agree",
         "abandoned": room[8] or "ignored",
+        "pace": room[18] or "live", "move_seconds": room[19], "on_deadline": room[20] or "bot",
+        "vacation_days": 14 if room[21] is None else room[21],
         "host": {"id": room[10], "name": room[11], "bot_key": m.bot_key(room[12], room[13])},
         "seats": [{"seat": x[0], "player": x[1], "name": x[2], "level": x[3],
                    "bot_key": m.bot_key(x[3], x[4])} for x in rows],
@@ -404,6 +411,25 @@ def muted_room_ids(s: Session, player_id: int) -> set[int]:
     return set(s.scalars(select(m.MutedRoom.room_id).where(m.MutedRoom.player_id == player_id)))
 
 
+def clocks_of(s: Session, match_ids: list[str]) -> dict[str, tuple[str, datetime | None, str | None]]:
+    """Each match's room pace and running deadline (due, state; None, None: none)."""
+    if not match_ids:
+        return {}
+    rows = s.execute(select(m.Match.id, m.Room.pace, m.Deadline.due_at, m.Deadline.state)
+                     .join(m.Room, m.Room.id == m.Match.room_id)
+                     .outerjoin(m.Deadline, m.Deadline.match_id == m.Match.id)
+                     .where(m.Match.id.in_(match_ids))).all()
+    return {r[0]: (r[1] or "live", r[2], r[3]) for r in rows}
+
+
+def set_away(s: Session, player_id: int, until: datetime | None) -> None:
+    s.get_one(m.Player, player_id).away_until = until
+
+
+def away_until(s: Session, player_id: int) -> datetime | None:
+    return s.get_one(m.Player, player_id).away_until
+
+
 def last_action_at(s: Session, match_id: str) -> datetime | None:
     """When the match's latest action was stored (None before its first)."""
     return s.scalar(select(func.max(m.Action.created_at)).where(m.Action.match_id == match_id))
@@ -411,14 +437,13 @@ def last_action_at(s: Session, match_id: str) -> datetime | None:
 
 def unattended_matches(s: Session) -> list[str]:
     """Ids of the unfinished matches that go on with nobody there, so a process loads
-    them when it starts: those with a bot seat (the bot may be due to act) and those of
-    a room with a turn clock (``takeover_seconds``).  Any other match waits for a person
-    and is loaded when somebody reaches it (MatchLoop.get_live)."""
+    them when it starts: those with a bot seat (the bot may be due to act; no deadline
+    runs while a bot is to act).  Any other match waits for a person, or for its
+    deadline (app/rooms/deadlines.py loads it when it fires), and is loaded when
+    somebody reaches it (MatchLoop.get_live)."""
     bots = (select(m.MatchPlayer.match_id).join(m.Player, m.Player.id == m.MatchPlayer.player_id)
             .where(m.Player.bot_level.is_not(None)))
-    return list(s.scalars(select(m.Match.id).join(m.Room, m.Room.id == m.Match.room_id)
-                          .where(m.Match.status == "playing",
-                                 or_(m.Room.takeover_seconds > 0, m.Match.id.in_(bots)))))
+    return list(s.scalars(select(m.Match.id).where(m.Match.status == "playing", m.Match.id.in_(bots))))
 
 
 class VersionConflict(RuntimeError):

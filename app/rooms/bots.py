@@ -11,15 +11,18 @@ it waits ``bot_delay``, then decides: a ``random`` or ``basic`` bot at once, und
 the lock, from the seat's view of the live match (well under a millisecond); a
 ``strong`` bot in a worker process (botpool.py), sent the match's log.  The action
 is submitted like a person's and applied only if the match is still at the version
-the bot decided on (else it looks again).  The same task runs the turn clock and
-sends ``timer`` messages."""
+the bot decided on (else it looks again).  The same task says who is awaited after
+each change, for the match's deadline (deadlines.py: the live turn clock and a
+turn-based room's move deadline; a passed one comes back here as ``fire``)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from contextlib import suppress
+from functools import partial
 
 from anyio import to_thread
 
@@ -33,7 +36,7 @@ from .botpool import POOLED, BotPool, ask_for
 from .hub import Hub
 from .live import LiveMatch
 from .loop import MatchLoop
-from .ports import RoomMemory
+from .ports import BotDeadlines, RoomMemory
 
 log = logging.getLogger("kozyr.bots")
 
@@ -61,26 +64,36 @@ def level_name(level: str) -> str:
 class Table:
     """The bots of one live match."""
 
-    def __init__(self, levels: dict[int, str], takeover_seconds: float | None) -> None:
+    def __init__(self, levels: dict[int, str], pace: dict) -> None:
         self.levels = levels  # seats the host gave to bots
         self.takeover: set[int] = set()  # people's seats a bot plays for now
-        self.takeover_seconds = float(takeover_seconds or 0)
+        self.pace = pace  # the room's clock (store.PACE_KEYS)
         self.bots: dict[tuple[int, str], object] = {}
-        self.version = -1  # the version the turn timer runs for ...
-        self.since = 0.0  # ... since this loop time
-        self.clock: int | None = None  # the person's seat whose turn clock runs (timer messages)
-        self.clock_state: tuple[int, int] | None = None  # (seat, version) of the last timer sent
+        self.version = -1  # the version the bots look at ...
+        self.since = 0.0  # ... since this loop time (a bot waits bot_delay from it)
+        self.deadline: dict | None = None  # the match's deadline row as written (deadlines.py)
+        self.retime = False  # the awaited person's clock starts again (a takeover ended)
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
     def automatic(self, seat: int) -> bool:
         return seat in self.levels or seat in self.takeover
 
+    def seconds(self) -> float:
+        """The length of the room's clock: a turn-based room's move, a live room's turn
+        before a takeover (0: none)."""
+        if self.pace.get("pace") == "turn":
+            return float(self.pace.get("move_seconds") or 0)
+        return float(self.pace.get("takeover_seconds") or 0)
+
     def idle(self) -> bool:
-        return not self.levels and not self.takeover and self.takeover_seconds <= 0
+        return not self.levels and not self.takeover and self.seconds() <= 0
 
 
 class BotRunner:
+    #: the deadlines (set by the composition root: they need the bots first)
+    deadlines: BotDeadlines
+
     def __init__(self, settings: Settings, db: Database, hub: Hub, rooms: RoomMemory,
                  matches: MatchLoop) -> None:
         self.settings = settings
@@ -98,17 +111,15 @@ class BotRunner:
         table = self.tables.get(match_id) if match_id else None
         return table.takeover if table is not None else set()
 
-    async def timeout_changed(self, match_id: str | None, seconds: float | None) -> None:
-        """The host set the room's turn timeout: it applies to the match at once."""
+    async def pace_changed(self, match_id: str | None, pace: dict) -> None:
+        """The host changed the room's clock (store.PACE_KEYS): it applies to the match at once."""
         table = self.tables.get(match_id) if match_id else None
         live = self.matches.live.get(match_id) if match_id else None
         if table is None or live is None:
             return
-        table.takeover_seconds = float(seconds or 0)
-        if table.takeover_seconds <= 0 and table.clock is not None:
-            self._set_clock(live, table, None)  # the clock stops for good
-        else:
-            table.clock_state = None  # a new total: say so
+        table.pace = pace
+        if table.idle():  # no clock any more: it stops for good
+            await self.deadlines.track(live, table, None)
         await self.poke(live)
 
     async def attach(self, live: LiveMatch) -> Table:
@@ -116,22 +127,26 @@ class BotRunner:
         if table is None:
             settings = self._room_settings(live)
             if settings is None:
-                def load() -> tuple[dict[int, str], float | None]:
+                def load() -> tuple[dict[int, str], dict]:
                     with self.db.read() as s:
                         return store.bot_settings(s, live.id, live.room_id)
                 settings = await to_thread.run_sync(load)
-            table = self.tables.setdefault(live.id, Table(*settings))
+            table = self.tables.get(live.id)
+            if table is None:
+                fresh = Table(*settings)
+                await self.deadlines.load(live, fresh)  # a deadline survives a restart
+                table = self.tables.setdefault(live.id, fresh)
         return table
 
-    def _room_settings(self, live: LiveMatch) -> tuple[dict[int, str], float | None] | None:
-        """The match's bot seats and turn timeout from its room's state in memory, when
-        the match is the room's current one (seats change only between matches, so
-        they are the match's); None: read them."""
+    def _room_settings(self, live: LiveMatch) -> tuple[dict[int, str], dict] | None:
+        """The match's bot seats and clock from its room's state in memory, when the
+        match is the room's current one (seats change only between matches, so they
+        are the match's); None: read them."""
         snap = self.rooms.cached(live.room_code)
         if snap is None or not snap["match"] or snap["match"]["id"] != live.id:
             return None
         levels = {s["seat"]: str(s["level"]) for s in snap["seats"] if s["level"] is not None}
-        return levels, snap["takeover_seconds"]
+        return levels, {key: snap[key] for key in store.PACE_KEYS}
 
     async def poke(self, live: LiveMatch) -> None:
         """Something happened in the match: let its bots look (cheap when it has none)."""
@@ -157,7 +172,7 @@ class BotRunner:
         if table is None or seat not in table.takeover:
             return False
         table.takeover.discard(seat)
-        table.version = -1  # the player's turn timer starts again
+        table.retime = True  # the player's clock starts again
         log.info("match %s: seat %d is back from the bot", live.id, seat)
         table.wake.set()
         self.rooms.announce(live.room_code)
@@ -174,34 +189,35 @@ class BotRunner:
         self.rooms.announce(live.room_code)
         await self.poke(live)
 
-    # -- the turn clock (timer messages) -----------------------------------------------
+    # -- the clock (timer messages; deadlines.py) ------------------------------------------
 
-    def timer_message(self, live: LiveMatch | None, table: Table | None = None) -> dict | None:
-        """The room's turn clock now (None: the room has no takeover_seconds)."""
-        if live is None:
+    async def timer_message(self, live: LiveMatch | None) -> dict | None:
+        """The room's clock now (None: the room has none); a match loaded from its log
+        since (a restart, an eviction) reads its deadline."""
+        if live is None or live.finished:
             return None
-        table = table or self.tables.get(live.id)
-        if table is None or table.takeover_seconds <= 0:
-            return None
-        seconds = None
-        if table.clock is not None:
-            left = table.since + table.takeover_seconds - asyncio.get_running_loop().time()
-            seconds = round(max(0.0, left), 3)
-        return {"type": "timer", "version": live.version, "match": live.id, "seat": table.clock,
-                "seconds": seconds, "total": table.takeover_seconds}
+        table = self.tables.get(live.id) or await self.attach(live)
+        return self.deadlines.message(live, table)
 
-    def _set_clock(self, live: LiveMatch, table: Table, seat: int | None) -> None:
-        """Start the turn clock of ``seat`` for this version, or stop it (None); everyone
-        hears of a start or a stop."""
-        state = None if seat is None else (seat, table.version)
-        if state == table.clock_state:
-            return
-        table.clock_state = state
-        table.clock = seat
-        msg = self.timer_message(live, table) or {
-            "type": "timer", "version": live.version, "match": live.id, "seat": None,
-            "seconds": None, "total": table.takeover_seconds}
-        self.hub.broadcast(live.room_code, msg)
+    async def fire(self, live: LiveMatch, seat: int, version: int, *, takeover: bool) -> bool:
+        """(The deadline sweeper.)  ``seat``'s time at ``version`` has passed: a bot takes
+        the seat over (``takeover``: a live room), or plays this one move for the player
+        (a turn-based room).  False if the match has moved on or the seat is a bot's."""
+        table = await self.attach(live)
+        async with live.lock:
+            waiting = (live.version == version and not live.finished and not table.automatic(seat)
+                       and seat in live.engine.to_act())
+        if not waiting:
+            await self.poke(live)
+            return False
+        if takeover:
+            table.takeover.add(seat)
+            log.info("match %s: a bot takes over seat %d (its time passed)", live.id, seat)
+            self.rooms.announce(live.room_code)
+            await self.poke(live)
+            return True
+        log.info("match %s: seat %d's deadline passed; its bot plays the move", live.id, seat)
+        return await self._play(live, table, seat, version, lambda: not table.automatic(seat))
 
     async def _drive(self, live: LiveMatch, table: Table) -> None:
         settings = self.settings
@@ -219,8 +235,9 @@ class BotRunner:
                     table.version, table.since = version, now
                 auto = [s for s in to_act if table.automatic(s)]
                 people = [s for s in to_act if not table.automatic(s)]
-                if table.takeover_seconds > 0:
-                    self._set_clock(live, table, people[0] if people and not auto else None)
+                retime, table.retime = table.retime, False
+                await self.deadlines.track(live, table, people[0] if people and not auto else None,
+                                           force=retime)
                 if auto:
                     wait = table.since + settings.bot_delay - now
                     if settings.bot_delay > 0 and settings.bot_trick_pause > 0:
@@ -230,18 +247,7 @@ class BotRunner:
                             wait += settings.bot_trick_pause
                     if wait > 0:
                         await asyncio.sleep(wait)
-                    await self._play(live, table, auto[0], version)
-                    continue
-                if to_act and table.takeover_seconds > 0:
-                    left = table.since + table.takeover_seconds - now
-                    if left <= 0:
-                        table.takeover.update(to_act)
-                        log.info("match %s: a bot takes over seat(s) %s", live.id, to_act)
-                        self._set_clock(live, table, None)
-                        self.rooms.announce(live.room_code)
-                        continue
-                    with suppress(TimeoutError):
-                        await asyncio.wait_for(table.wake.wait(), left)
+                    await self._play(live, table, auto[0], version, partial(table.automatic, auto[0]))
                     continue
                 if not table.wake.is_set():
                     break  # nothing to wait for: the next poke starts a new task
@@ -251,8 +257,8 @@ class BotRunner:
             log.exception("match %s: the bot loop failed", live.id)
         finally:
             if live.finished:
-                if table.clock is not None:
-                    self._set_clock(live, table, None)
+                with suppress(Exception):
+                    await self.deadlines.track(live, table, None)
                 self.tables.pop(live.id, None)
 
     def _bot(self, table: Table, seat: int, level: str):
@@ -261,12 +267,15 @@ class BotRunner:
             bot = table.bots[(seat, level)] = make_bot(level, secrets.randbelow(2**31))
         return bot
 
-    async def _play(self, live: LiveMatch, table: Table, seat: int, version: int) -> None:
+    async def _play(self, live: LiveMatch, table: Table, seat: int, version: int,
+                    mine: Callable[[], bool]) -> bool:
+        """A bot decides ``seat``'s action at ``version`` and submits it, while ``mine()``
+        (the seat is still the bot's to play); whether it was applied."""
         level = table.levels.get(seat) or self.settings.takeover_level
         try:
             async with live.lock:
-                if live.version != version or live.finished or not table.automatic(seat):
-                    return
+                if live.version != version or live.finished or not mine():
+                    return False
                 ask = (ask_for(live, seat, level, secrets.randbelow(2**31), self.settings.bot_think_ms)
                        if level in POOLED else None)
                 if ask is None:  # cheap: here, from the seat's view (the bot reads nothing else)
@@ -276,12 +285,13 @@ class BotRunner:
         except Exception:
             log.exception("match %s: the %s bot of seat %d failed", live.id, level, seat)
             await asyncio.sleep(1.0)
-            return
+            return False
         # The match may have moved on (or the player come back) while it thought.
         seq = await self.matches.submit(live, seat, action, None, version, still=lambda: (
-            live.version == version and not live.finished and table.automatic(seat)))
+            live.version == version and not live.finished and mine()))
         if seq is None and live.version == version and not live.finished:
             await asyncio.sleep(1.0)  # refused or not recorded: do not retry in a tight loop
+        return seq is not None
 
     async def stop(self) -> None:
         self.stopped = True

@@ -95,15 +95,21 @@ class History:
             muted = store.muted_room_ids(s, player_id)
             loaded = [(row, self.summary(s, row), store.actions_of(s, row.id),
                        store.last_action_at(s, row.id) or row.created_at) for row in rows]
+            clocks = store.clocks_of(s, [row.id for row in rows])
         out = []
         for row, info, actions, since in loaded:
             match = self.replays.get(row, actions)
             to_act = [] if match.is_over() else match.to_act()
             mine = {x["seat"] for x in info["seats"] if x["player"] == player_id}
+            pace, due, state = clocks.get(row.id, ("live", None, None))
             out.append({**info, "version": len(actions), "to_act": to_act,
                         "my_turn": bool(mine & set(to_act)), "since": store.utc(since),
-                        "muted": row.room_id in muted})
-        out.sort(key=lambda g: (not g["my_turn"], g["since"]))
+                        "muted": row.room_id in muted, "pace": pace,
+                        "due": store.utc(due) if state == "running" else None, "expired": state == "expired"})
+        # Mine first, the soonest deadline first (an expired one before all), then the
+        # longest waiting.
+        out.sort(key=lambda g: (not g["my_turn"], not g["expired"], g["due"] is None, g["due"] or "",
+                                g["since"]))
         return out
 
     def mute(self, player_id: int, code: str, muted: bool) -> None:

@@ -77,9 +77,9 @@ class MatchLoop:
 
     def recover(self) -> int:
         """(Start-up, a worker thread.)  Rebuild from seed and action log the unfinished
-        matches that go on with nobody there (a bot seat, a turn clock:
-        store.unattended_matches), so their bots and clocks run again; any other match
-        is loaded when somebody reaches it (get_live)."""
+        matches that go on with nobody there (a bot seat: store.unattended_matches), so
+        their bots play on; any other match is loaded when somebody, or its deadline,
+        reaches it (get_live)."""
         with self.db.read() as s:
             ids = store.unattended_matches(s)
         for match_id in ids:
@@ -370,7 +370,7 @@ class MatchLoop:
                 if caught_up:
                     self.push_views(live)  # unseen by the room's other connections too
             conn.send(self.view_message(live, conn))
-            timer = self.bots.timer_message(live)
+            timer = await self.bots.timer_message(live)
             if timer is not None:
                 conn.send(timer)
             if live.takeback is not None:  # an open take-back request (app/rooms/takeback.py)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from .. import protocol as p
+from ..db import store
 from .bots import BotRunner
 from .hub import Conn
 from .live import ABANDON
@@ -32,11 +33,12 @@ class Play:
             await self.bots.poke(live)
         return room
 
-    async def set_takeover(self, code: str, player: Caller, seconds: float | None) -> dict:
-        """The host sets the room's turn timeout (None / 0: off); applies at once."""
-        snap = await self.rooms.write_takeover(code, player, seconds)
+    async def set_clock(self, code: str, player: Caller, changes: dict) -> dict:
+        """The host changes the room's turn timeout (None / 0: off) or pace; applies at once."""
+        snap = await self.rooms.write_settings(code, player, changes)
         live = await self.matches.current(code)  # loaded if it had left memory
-        await self.bots.timeout_changed(live.id if live is not None else None, seconds)
+        await self.bots.pace_changed(live.id if live is not None else None,
+                                     {key: snap[key] for key in store.PACE_KEYS})
         return await self.rooms.changed(snap)
 
     # -- websocket messages ------------------------------------------------------------------

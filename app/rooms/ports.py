@@ -5,6 +5,7 @@ imports it back."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,7 +46,7 @@ class LoopBots(Protocol):
 
     async def returned(self, live: LiveMatch | None, seat: int | None) -> bool: ...
 
-    def timer_message(self, live: LiveMatch | None) -> dict | None: ...
+    async def timer_message(self, live: LiveMatch | None) -> dict | None: ...
 
 
 class BotTable(Protocol):
@@ -71,3 +72,35 @@ class ActionClock(Protocol):
     """How long actions took (app/metrics.py Metrics)."""
 
     def action_done(self, received: float) -> None: ...
+
+
+class ClockTable(Protocol):
+    """A match's bots' table as its clock sees it (app/rooms/bots.py Table)."""
+
+    pace: dict
+    deadline: dict | None
+
+    def seconds(self) -> float: ...
+
+
+class DeadlineBots(Protocol):
+    """What the deadlines ask of the bots (app/rooms/bots.py BotRunner)."""
+
+    @property
+    def tables(self) -> Mapping[str, ClockTable]: ...
+
+    async def attach(self, live: LiveMatch) -> ClockTable: ...
+
+    async def fire(self, live: LiveMatch, seat: int, version: int, *, takeover: bool) -> bool: ...
+
+
+class BotDeadlines(Protocol):
+    """What the bots (and take-backs) ask of the deadlines (app/rooms/deadlines.py)."""
+
+    async def load(self, live: LiveMatch, table: ClockTable) -> None: ...
+
+    async def track(self, live: LiveMatch, table: ClockTable, seat: int | None, *, force: bool = False) -> None: ...
+
+    def message(self, live: LiveMatch, table: ClockTable | None) -> dict | None: ...
+
+    async def hold(self, live: LiveMatch, held: bool) -> None: ...

@@ -164,6 +164,10 @@ class RoomService:
                        "is_bot": s["level"] is not None, "level": s["level"], "bot_key": s["bot_key"],
                        "takeover": s["seat"] in takeover} for s in snap["seats"]],
             "takeover_seconds": snap["takeover_seconds"],
+            "pace": snap.get("pace", "live"),
+            "move_seconds": snap.get("move_seconds"),
+            "on_deadline": snap.get("on_deadline", "bot"),
+            "vacation_days": snap.get("vacation_days", 14),
             "rated": snap.get("rated", False),
             "takeback": snap.get("takeback", "agree"),
             "abandoned": snap.get("abandoned", "ignored"),
@@ -258,7 +262,7 @@ class RoomService:
 
     def _new_room(self, s: Session, host_id: int, variant_id: str, options: dict | None,
                   seats: int | None, take_seat: bool, takeover_seconds: float | None,
-                  rated: bool, takeback: str | None, abandoned: str) -> m.Room:
+                  rated: bool, takeback: str | None, abandoned: str, pace: dict | None = None) -> m.Room:
         """(In a write transaction.)  A new room of ``host_id``; he takes seat 0 if ``take_seat``."""
         try:
             variant = find_variant(variant_id)
@@ -282,26 +286,36 @@ class RoomService:
         # A rated room allows take-backs only when it says so (README, take-backs).
         room.takeback = takeback or ("off" if rated else "agree")
         room.abandoned = abandoned  # does a match the host stops count (app/rooms/abandon.py)
+        self._set_pace(room, pace or {})
         s.flush()
         return room
+
+    def _set_pace(self, room: m.Room, pace: dict) -> None:
+        """(In a write transaction.)  The room's pace fields given in ``pace`` (README "Pace,
+        deadlines ..."); a turn-based room always has its move's length."""
+        for key in ("pace", "move_seconds", "on_deadline", "vacation_days"):
+            if pace.get(key) is not None:
+                setattr(room, key, pace[key])
+        if room.pace == "turn" and not room.move_seconds:
+            room.move_seconds = self.settings.move_seconds
 
     async def create_room(self, player: Caller, variant_id: str, options: dict | None,
                           seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
                           rated: bool = False, takeback: str | None = None,
-                          abandoned: str = "ignored") -> dict:
-        """A new room; the host takes seat 0 if ``take_seat``."""
+                          abandoned: str = "ignored", pace: dict | None = None) -> dict:
+        """A new room; the host takes seat 0 if ``take_seat``; ``pace``: its pace fields."""
         def write() -> dict:
             with self.db.write() as s:
                 room = self._new_room(s, player.id, variant_id, options, seats, take_seat,
-                                      takeover_seconds, rated, takeback, abandoned)
+                                      takeover_seconds, rated, takeback, abandoned, pace)
                 return store.room_snapshot(s, room)
         snap = await to_thread.run_sync(write)
         self.snapshots[snap["code"]] = snap
         return self.room_dict(snap)
 
     async def again(self, code: str, player: Caller) -> tuple[dict, list[int]]:
-        """A new room like ``code`` (variant, options, seats, rated, turn timeout, take-backs,
-        abandoned matches) hosted by ``player``, who must have played its last match: he
+        """A new room like ``code`` (variant, options, seats, rated, turn timeout, pace,
+        take-backs, abandoned matches) hosted by ``player``, who must have played its last match: he
         takes his seat, the bots theirs, every other person of that match is called —
         one transaction.  The new room and the ids of the people called."""
         old = await self.snapshot(code)
@@ -315,7 +329,8 @@ class RoomService:
                     raise NotInMatch("only a player of this room's last match calls its people to a new room")
                 room = self._new_room(s, player.id, old["variant"], old["options"], old["seat_count"], False,
                                       old["takeover_seconds"] or 0, old.get("rated", False),
-                                      old.get("takeback"), old.get("abandoned", "ignored"))
+                                      old.get("takeback"), old.get("abandoned", "ignored"),
+                                      {key: old.get(key) for key in store.PACE_KEYS if key != "takeover_seconds"})
                 store.take_seat(s, room, mine, player.id)
                 for x in played:
                     if x["bot_key"]:
@@ -385,13 +400,16 @@ class RoomService:
                 self._seat_bot(s, room, seat_no, level)
         return await self.changed(await self._write(code, work))
 
-    async def write_takeover(self, code: str, player: Caller, seconds: float | None) -> dict:
-        """The host sets the room's turn timeout (None / 0: off): the room's fresh state,
-        kept (app/rooms/play.py tells the bots and the sockets)."""
+    async def write_settings(self, code: str, player: Caller, changes: dict) -> dict:
+        """The host changes the room's clock: ``takeover_seconds`` (None / 0: off) and the
+        pace fields given: the room's fresh state, kept (app/rooms/play.py tells the bots
+        and the sockets)."""
         def work(s, room: m.Room) -> None:
             if room.host_id != player.id:
                 raise NotHost("only the host changes the room")
-            room.takeover_seconds = seconds or None
+            if "takeover_seconds" in changes:
+                room.takeover_seconds = changes["takeover_seconds"] or None
+            self._set_pace(room, changes)
         snap = await self._write(code, work)
         self.snapshots[code] = snap
         return snap

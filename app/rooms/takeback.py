@@ -120,6 +120,12 @@ class Takebacks:
     def _room(self, code: str) -> dict | None:
         return self.rooms.cached(code)
 
+    def lifetime(self, room: dict | None) -> float:
+        """How long a request stays open: in a turn-based room as long as a move may."""
+        if room is not None and room.get("pace") == "turn" and room.get("move_seconds"):
+            return float(room["move_seconds"])
+        return self.settings.takeback_seconds
+
     def _refuse(self, conn: Conn, message: str) -> None:
         self.rooms.error(conn, p.TAKEBACK_REFUSED, message)
 
@@ -151,11 +157,12 @@ class Takebacks:
             last = live.log[-1]
             waiting = self._voters(live, room, last.seat)
             request = Request(last.seq, last.seat, last.action, conn.name, waiting,
-                              time.monotonic() + self.settings.takeback_seconds)
+                              time.monotonic() + self.lifetime(room))
             live.takeback = request
             if waiting:
                 request.expiry = asyncio.create_task(self._expire(live, request, 0.0))
                 await self._announce(live, request)
+                await self.bots.deadlines.hold(live, True)  # the match's clock waits for the answers
                 return None
         await self._undo(live, request)
         return None
@@ -226,6 +233,7 @@ class Takebacks:
         if request.owner is None:
             await self.peers.publish(live.room_code, self._note(live, request, "close", result=result,
                                                             version=live.version))
+        await self.bots.deadlines.hold(live, False)  # the clock runs on (an undo: a new one)
         await self.bots.poke(live)
 
     # -- another process's request (notes of kind "takeback", from fanout.py) -------------

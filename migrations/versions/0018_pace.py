@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column('due_at', sa.DateTime(timezone=True), nullable=True),
         sa.Column('seconds', sa.Float(), nullable=False),
         sa.Column('paused_left', sa.Float(), nullable=True),
+        sa.Column('resume_at', sa.DateTime(timezone=True), nullable=True),
         sa.Column('remind_at', sa.DateTime(timezone=True), nullable=True),
         sa.Column('state', sa.String(8), nullable=False, server_default='running'),
     )

@@ -68,6 +68,10 @@ def make_settings(database_url: str, **extra) -> Settings:
     extra.setdefault("room_lookup_burst", 1_000_000)  # one client address for every test (and fuzzing)
     extra.setdefault("player_create_burst", 1_000_000)  # ... which creates players by the hundred
     extra.setdefault("metrics_token", METRICS_TOKEN)
+    # One sweeper per test that wants one: the apps of a test session share a database
+    # without Redis (unlike a real deployment's processes), and a sweeper of another
+    # app would fire this app's deadlines in its own memory.
+    extra.setdefault("deadline_sweeper", False)
     return Settings(database_url=database_url, allow_fixed_seed=True, log_level="WARNING", **extra)
 
 
@@ -94,7 +98,7 @@ def kozyr(client):
     return client.app.state
 
 
-def serve_two(database_url: str):
+def serve_two(database_url: str, **extra):
     """Two apps (two server processes' worth) on one PostgreSQL and one Redis: yields
     their two TestClients; skips when Redis does not answer."""
     try:
@@ -102,6 +106,6 @@ def serve_two(database_url: str):
         redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
     except Exception as e:  # pragma: no cover - depends on the machine
         pytest.skip(f"Redis not reachable at {REDIS_URL}: {e}")
-    apps = [create_app(make_settings(database_url, redis_url=REDIS_URL)) for _ in range(2)]
+    apps = [create_app(make_settings(database_url, redis_url=REDIS_URL, **extra)) for _ in range(2)]
     with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
         yield a, b

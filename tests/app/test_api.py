@@ -34,7 +34,7 @@ def test_player_names_in_any_script(client, name):
     assert p["name"] == name.strip()
     assert len(p["token"]) >= 43  # 32 random bytes, url-safe base64
     r = client.get("/api/players/me", headers={"X-Player-Token": p["token"]})
-    assert r.status_code == 200 and r.json() == {"id": p["id"], "name": name.strip()}
+    assert r.status_code == 200 and r.json() == {"id": p["id"], "name": name.strip(), "away_until": None}
 
 
 @pytest.mark.parametrize("name", ["", "   ", "a\x00b", "tab\there", "new\nline", "\x1b[31mred", "y" * 41])

@@ -22,7 +22,7 @@ from .helpers import auth, connect, new_player, short_options
 
 
 def bot_app(database_url: str, **extra):
-    settings = dict(bot_delay=0.0, bot_think_ms=15)
+    settings = dict(bot_delay=0.0, bot_think_ms=15, deadline_sweeper=True)  # turn timeouts fire
     settings.update(extra)
     return create_app(make_settings(database_url, **settings))
 
@@ -404,7 +404,9 @@ def test_a_matchs_bots_and_turn_timeout_come_from_the_room_in_memory_as_the_log_
     from_memory = kozyr.bots._room_settings(live)
     with kozyr.db.read() as s:
         from_log = store.bot_settings(s, live.id, live.room_id)
-    assert from_memory == from_log == ({1: "random", 2: "strong"}, 30.0)
+    assert from_memory == from_log == ({1: "random", 2: "strong"}, {
+        "takeover_seconds": 30.0, "pace": "live", "move_seconds": None, "on_deadline": "bot",
+        "vacation_days": 14})
     # Not the room's current match (an older one): read from the database instead.
     kozyr.rooms.snapshots[room["code"]] = {**kozyr.rooms.snapshots[room["code"]], "match": None}
     assert kozyr.bots._room_settings(live) is None

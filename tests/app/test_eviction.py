@@ -192,6 +192,7 @@ def test_a_restart_loads_only_the_matches_that_go_on_with_nobody_there(database_
             clients = open_table(c1, stack, people, players)
             version = _play(clients, app1.state.live[people["match"]["id"]], 2)
         clocked, _ = make_room(c1, VARIANT, 3, seed=SEED, settings={"takeover_seconds": 3600})
+        turn, _ = make_room(c1, VARIANT, 3, seed=SEED, settings={"pace": "turn"})
         host = new_player(c1)
         code = c1.post("/api/rooms", json={"variant": VARIANT, "seats": 3, "take_seat": True},
                        headers=auth(host)).json()["code"]
@@ -203,8 +204,9 @@ def test_a_restart_loads_only_the_matches_that_go_on_with_nobody_there(database_
     app2 = app_for(database_url, bot_delay=600.0)
     with TestClient(app2) as c2:
         live = app2.state.live
-        assert clocked["match"]["id"] in live and botted["match"]["id"] in live  # they go on alone
-        assert people["match"]["id"] not in live  # it waits for its people
+        assert botted["match"]["id"] in live  # its bots may be due
+        # These wait for their people (or for their deadlines, in the database).
+        assert all(x["match"]["id"] not in live for x in (people, clocked, turn))
         with ExitStack() as stack:
             clients = open_table(c2, stack, people, players)
             assert people["match"]["id"] in live
@@ -280,16 +282,24 @@ def test_a_sweep_forgets_in_steps_and_gets_them_all(eclient):
 
 
 def test_the_hosts_turn_timeout_reaches_an_evicted_match(eclient):
-    """PATCH takeover_seconds loads the match again and its clock runs (a clock in memory
-    keeps the match there)."""
+    """PATCH takeover_seconds loads the match again and its clock starts: a deadline row
+    (app/rooms/deadlines.py), so the match may leave memory again while it runs."""
+    from app.db import models as m
     kozyr = eclient.app.state
     room, players = make_room(eclient, VARIANT, 3, seed=SEED)
     code, match_id = room["code"], room["match"]["id"]
     assert evict(eclient) >= 1 and match_id not in kozyr.live
     r = eclient.patch(f"/api/rooms/{code}", json={"takeover_seconds": 600}, headers=auth(players[0]))
     assert r.status_code == 200, r.text
-    table = kozyr.bots.tables[match_id]
-    assert match_id in kozyr.live and table.takeover_seconds == 600
-    assert table.task is not None and not table.task.done()  # the awaited person's clock runs
-    evict(eclient)
-    assert match_id in kozyr.live
+    assert match_id in kozyr.live and kozyr.bots.tables[match_id].pace["takeover_seconds"] == 600
+    awaited = kozyr.live[match_id].engine.to_act()[0]
+    end = time.monotonic() + 10
+    while True:  # the bots' task writes the deadline of the person awaited
+        with kozyr.db.read() as s:
+            row = s.get(m.Deadline, match_id)
+        if row is not None:
+            break
+        assert time.monotonic() < end, "no deadline was written"
+        time.sleep(0.01)
+    assert (row.seat, row.version, row.seconds) == (awaited, 0, 600)
+    assert evict(eclient) >= 1 and match_id not in kozyr.live  # the clock is in the database

@@ -33,7 +33,7 @@ def test_rest_and_the_websocket_share_one_token_cache(client, monkeypatch):
     reads = _counted_token_reads(monkeypatch)
     for _ in range(3):
         r = client.get("/api/players/me", headers=auth(me))
-        assert r.status_code == 200 and r.json() == {"id": me["id"], "name": "Ярина"}
+        assert r.status_code == 200 and r.json() == {"id": me["id"], "name": "Ярина", "away_until": None}
     assert reads == []
     players.forget_token(store.token_hash(me["token"]))
     assert client.get("/api/players/me", headers=auth(me)).json()["name"] == "Ярина"
