@@ -22,8 +22,8 @@ eviction sweep, and a move in a match loaded back from its log.  Not run in CI.
    the time from asking for the room's match (room state and match read and rebuilt)
    through ``MatchLoop.submit`` to the action committed (one at a time, no load
    besides); then one more move in each, now in memory, for comparison.  p50 / p99.
-4. The cost of a deadline sweep: ``deadline_sweep_cost`` (filled in with
-   app/rooms/deadlines.py)."""
+4. The cost of a deadline sweep (``deadline_sweep_cost``): one that finds nothing
+   due among the 10,000 rows, and one that fires 200 due in matches not in memory."""
 
 from __future__ import annotations
 
@@ -133,10 +133,13 @@ def fill(url: str, matches: int, actions: int) -> None:
                     log.append((row.id, seq, seat, action, f"fill-{seq}"))
                 s.flush()
                 store.record_actions(s.connection(), log)
-                # The match's one running deadline: its awaited seat, due within a day.
+                # The match's one running deadline (app/rooms/deadlines.py): its awaited
+                # seat, due in one to two days (none falls due while the bench runs), its
+                # reminder when a quarter of the move's time is left.
+                due = now + timedelta(seconds=rng.uniform(86400, 2 * 86400))
                 s.add(m.Deadline(match_id=row.id, room_id=room.id, seat=engine.to_act()[0], version=actions,
-                                 since=now, due_at=now + timedelta(seconds=rng.uniform(60, 86400)),
-                                 seconds=86400.0, remind_at=None, state="running"))
+                                 since=due - timedelta(days=1), due_at=due, seconds=86400.0,
+                                 remind_at=due - timedelta(hours=6), state="running"))
                 made += 1
         print(f"  filled {made}/{matches} matches ({time.perf_counter() - t0:.0f} s)", flush=True)
     db.dispose()
@@ -145,12 +148,48 @@ def fill(url: str, matches: int, actions: int) -> None:
 # -- 2-4. one server process --------------------------------------------------------------
 
 
-async def deadline_sweep_cost(server, now: datetime) -> str | None:
-    """The cost of one deadline sweep over these matches (their rows are in
-    ``deadlines``, due within a day of the fill): to be filled in with
-    app/rooms/deadlines.py (one sweep at ``now``, timed, and the matches it loaded).
-    None: not measured yet."""
-    return None
+async def deadline_sweep_cost(server, say, due: int = 200) -> None:
+    """The deadline sweeper (``Deadlines.sweep``, app/rooms/deadlines.py) over the
+    matches' rows: a sweep that finds nothing due (what every poll costs), then one that finds
+    ``due`` deadlines due (one sweep's claim limit) in matches not in memory: each is
+    claimed, its match loaded from its log, and its seat's bot plays the move through
+    the match loop (the rooms' ``on_deadline`` is ``bot``)."""
+    from sqlalchemy import func, select, update
+
+    from app.db import models as m
+
+    sweeper = server.deadlines
+    idle: list[float] = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        fired = await sweeper.sweep()
+        idle.append(1000 * (time.perf_counter() - t0))
+        assert not fired, fired
+    with server.db.read() as s:
+        rows = s.scalar(select(func.count()).select_from(m.Deadline))
+    say(f"deadline sweep finding nothing due among {rows} rows ({len(server.live)} matches in memory): "
+        f"p50 {pct(idle, 0.5):.2f} ms, max {max(idle):.2f} ms (20 sweeps)")
+    await server.matches.sweep(server.settings.match_idle_seconds, time.monotonic() + 1e6)
+    now = server.clock.now()
+    with server.db.write() as s:
+        ids = list(s.scalars(select(m.Deadline.match_id).where(m.Deadline.state == "running")
+                             .order_by(m.Deadline.match_id).limit(due)))
+        s.execute(update(m.Deadline).where(m.Deadline.match_id.in_(ids))
+                  .values(due_at=now - timedelta(seconds=1)))
+    versions = {}
+    with server.db.read() as s:
+        for match_id, version in s.execute(select(m.Match.id, m.Match.version).where(m.Match.id.in_(ids))):
+            versions[match_id] = version
+    rss = rss_mib()
+    t0 = time.perf_counter()
+    fired = len(await sweeper.sweep())
+    took = 1000 * (time.perf_counter() - t0)
+    with server.db.read() as s:
+        moved = sum(1 for match_id, version in s.execute(
+            select(m.Match.id, m.Match.version).where(m.Match.id.in_(ids))) if version == versions[match_id] + 1)
+    say(f"deadline sweep with {len(ids)} due in matches not in memory: {fired} fired in {took:.0f} ms "
+        f"({took / max(1, fired):.2f} ms a deadline: claim, load from the log, the bot's move committed; "
+        f"{moved} matches one move on, {len(server.live)} now in memory, RSS {rss:.1f} -> {rss_mib():.1f} MiB)")
 
 
 async def measure(url: str, samples: int) -> list[str]:
@@ -167,8 +206,9 @@ async def measure(url: str, samples: int) -> list[str]:
         print(line, flush=True)
         out.append(line)
 
+    # No sweeper of its own: the bench sweeps (matches and deadlines) when it measures.
     settings = Settings(database_url=url, log_level="WARNING", match_sweep_seconds=0.0,
-                        metrics_token="", lag_watch_ms=0.0)
+                        deadline_sweeper=False, metrics_token="", lag_watch_ms=0.0)
     server = Server(settings)
     await server.startup()
     try:
@@ -247,9 +287,8 @@ async def measure(url: str, samples: int) -> list[str]:
                 f"p50 {pct(times, 0.5):.2f} ms, p99 {pct(times, 0.99):.2f} ms, max {max(times):.2f} ms")
         say(f"RSS after the moves: {rss_mib():.1f} MiB ({len(server.live)} matches in memory)")
 
+        await deadline_sweep_cost(server, say)
         say(f"load average at the end: {load()} (other work on the machine lengthens the tails)")
-        cost = await deadline_sweep_cost(server, datetime.now(UTC))
-        say(f"deadline sweep: {cost or 'not measured (deadline_sweep_cost awaits app/rooms/deadlines.py)'}")
     finally:
         await server.shutdown()
     return out
