@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from app.main import create_app
 from engine import find_variant
 
-from .conftest import make_settings, serve_two
+from .conftest import make_settings, scratch_pg_database, serve_two
 from .helpers import act_and_wait, auth, connect, make_room, new_player, open_table
 
 VARIANT = "thousand-ru"  # 3 seats; a bid after the deal's first call can be taken back
@@ -42,9 +42,20 @@ def app_for(database_url: str, **extra):
     return create_app(make_settings(database_url, **extra))
 
 
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def evict_db(request, tmp_path_factory):
+    """A database of this module's own: its matches keep running clocks (deadline rows)
+    that no other module's sweep should find due."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('evict') / 'kozyr.db'}"
+        return
+    with scratch_pg_database(fsync=False) as url:
+        yield url
+
+
 @pytest.fixture(scope="module")
-def eclient(database_url):
-    app = app_for(database_url, takeback_seconds=600.0, bot_delay=600.0)
+def eclient(evict_db):
+    app = app_for(evict_db, takeback_seconds=600.0, bot_delay=600.0)
     with TestClient(app) as c:
         yield c
     app.state.db.dispose()
@@ -184,8 +195,8 @@ def test_a_match_whose_bot_is_about_to_act_stays(eclient):
     assert kozyr.live[match_id] is live and kozyr.bots.tables[match_id].task is not None
 
 
-def test_a_restart_loads_only_the_matches_that_go_on_with_nobody_there(database_url):
-    app1 = app_for(database_url, bot_delay=600.0)  # no bot acts before the restart
+def test_a_restart_loads_only_the_matches_that_go_on_with_nobody_there(evict_db):
+    app1 = app_for(evict_db, bot_delay=600.0)  # no bot acts before the restart
     with TestClient(app1) as c1:
         people, players = make_room(c1, VARIANT, 3, seed=SEED)
         with ExitStack() as stack:
@@ -201,7 +212,7 @@ def test_a_restart_loads_only_the_matches_that_go_on_with_nobody_there(database_
             assert r.status_code == 200, r.text
         botted = c1.post(f"/api/rooms/{code}/start", headers=auth(host), json={"seed": SEED}).json()
     app1.state.db.dispose()
-    app2 = app_for(database_url, bot_delay=600.0)
+    app2 = app_for(evict_db, bot_delay=600.0)
     with TestClient(app2) as c2:
         live = app2.state.live
         assert botted["match"]["id"] in live  # its bots may be due
