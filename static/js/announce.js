@@ -4,7 +4,7 @@
 // with what to do, the turn clock, a bot taking a seat, a player gone or back, and chat.
 // It reads the view the server sent; it decides nothing.
 
-import { t, listOf, number } from './i18n.js';
+import { t, listOf, number, dateTime, fromNow, WHEN } from './i18n.js';
 import { actionLabel, trickJustTaken } from './actions.js';
 
 const KEEP = 8;  // lines kept in the region (older ones are removed; readers have said them)
@@ -64,9 +64,21 @@ export function tellPresence(before, now, name, mySeat) {
   }
 }
 
-// The turn clock started for my seat: how long before a bot plays for me.
+// The turn clock started for my seat: how long before a bot plays for me (live), or the
+// deadline of my move (turn-based: said once when my turn begins, not at every timer
+// message of that turn — a pause, a reconnect).
+let toldTurn = null;  // "<match>:<since>" of the turn-based turn whose deadline was said
 export function tellTimer(timer, mySeat) {
-  if (timer && timer.seat === mySeat && timer.seconds > 0) announce(t('timer_yours', { s: Math.ceil(timer.seconds) }));
+  if (!timer || timer.seat !== mySeat || mySeat === null || mySeat === undefined) return;
+  if (timer.pace === 'turn') {
+    const turn = `${timer.match}:${timer.since}`;
+    if (!timer.due || timer.paused || timer.expired || turn === toldTurn) return;
+    toldTurn = turn;
+    const at = typeof timer.seconds === 'number' ? Date.now() + timer.seconds * 1000 : timer.due;
+    announce(t('pace.say_due', { rel: fromNow(at), time: dateTime(timer.due, WHEN) }));
+    return;
+  }
+  if (timer.seconds > 0) announce(t('timer_yours', { s: Math.ceil(timer.seconds) }));
 }
 
 // A chat line from someone else (mine I have just typed).

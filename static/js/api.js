@@ -73,6 +73,11 @@ export const api = {
   seatBot: (code, seat, level) => req('POST', `/rooms/${enc(code)}/seats/${seat}/bot`, { level }),
   removeBot: (code, seat) => req('DELETE', `/rooms/${enc(code)}/seats/${seat}/bot`),
   setTakeover: (code, seconds) => req('PATCH', `/rooms/${enc(code)}`, { takeover_seconds: seconds }),
+  // the host's room settings (takeover_seconds, pace, move_seconds, on_deadline, vacation_days)
+  setRoom: (code, body) => req('PATCH', `/rooms/${enc(code)}`, body),
+  // away until an ISO time (null: back now); GET /players/me says away_until
+  setAway: (until) => req('PUT', '/players/me/away', { until }),
+  myself: () => req('GET', '/players/me'),
   start: (code) => req('POST', `/rooms/${enc(code)}/start`),
   rematch: (code) => req('POST', `/rooms/${enc(code)}/rematch`),
   chat: (code) => req('GET', `/rooms/${enc(code)}/chat`),

@@ -59,6 +59,20 @@ function setStatus(status) {
 }
 
 const summaryKey = (match) => `kozyr.summary.${match}`;
+const currentMinute = () => Math.floor(Date.now() / 60000);
+
+// The turn clock as the store keeps it (null: none runs).  A live room's countdown runs to
+// `deadline` (this page's clock: now + the seconds left); a turn-based room's deadline is
+// the server's `due`, with who is awaited `since` when, paused or expired as it says.
+function timerState(msg) {
+  if (msg.seat === null || msg.seat === undefined) return null;
+  const left = typeof msg.seconds === 'number' ? msg.seconds : null;
+  return {
+    seat: msg.seat, total: msg.total, pace: msg.pace || 'live', match: msg.match,
+    deadline: left === null ? null : Date.now() + left * 1000,
+    since: msg.since || null, due: msg.due || null, paused: !!msg.paused, expired: !!msg.expired,
+  };
+}
 
 // "This page is out of date" with a Reload button (the table plays on meanwhile).
 function outdated() {
@@ -72,11 +86,14 @@ class RoomPage {
     this.root = root;
     this.code = code;
     this.socket = null;
-    this.draft = { levels: {}, takeover: undefined };  // the lobby's unsent choices survive a redraw
+    this.draft = { levels: {}, takeover: undefined, pace: undefined };  // the lobby's unsent choices survive a redraw
     this.store = new Store({
       room: null, view: null, presence: null, timer: null, busy: false, chooser: null, confirm: null, takeback: null,
       showLast: false, help: false, summaryDeal: null, lang: getLang(), version: null, side: null, unread: 0,
+      minute: currentMinute(),
     });
+    // a turn-based deadline is said in minutes, hours or days: redrawn each minute, not each second
+    this.minuteTimer = setInterval(() => this.store.update({ minute: currentMinute() }), 15000);
     this.chat = new ChatBox((text) => this.socket && this.socket.chat(text),
       { onUnread: (n) => this.store.update({ unread: n }) });
     this.start();
@@ -135,6 +152,7 @@ class RoomPage {
 
   destroy() {
     if (navigator.onLine) hideNotice('offline');  // the browser's own offline notice stays (pwa.js watchNetwork)
+    clearInterval(this.minuteTimer);
     if (this.socket) this.socket.close();
     if (this.table) this.table.destroy();
     if (this.tools) this.tools.render('gone', () => null);
@@ -146,6 +164,8 @@ class RoomPage {
   relabel() {
     this.chat.relabel();
     this.store.update({ lang: getLang() });
+    const offline = this.root.querySelector('[data-role=offline-page]');  // opened offline: no room yet
+    if (offline) offline.textContent = t('offline_page');
   }
 
   onMessage(msg) {
@@ -169,8 +189,7 @@ class RoomPage {
         if (this.socket.version !== null && this.socket.version >= msg.version) this.store.update({ busy: false });
         break;
       case 'timer':
-        this.store.update({ timer: msg.seat === null || msg.seat === undefined ? null
-          : { seat: msg.seat, deadline: Date.now() + msg.seconds * 1000, total: msg.total } });
+        this.store.update({ timer: timerState(msg) });
         tellTimer(msg, this.mySeat());
         break;
       case 'takeback': this.store.update({ takeback: msg }); break;
@@ -309,6 +328,8 @@ class RoomPage {
       myLast: () => this.lastAck,
       takeover: (seat) => this.socket && this.socket.takeover(seat),
       rematch: () => this.roomCall(() => api.rematch(this.code)),
+      askEnd: () => this.store.update({ endConfirm: true }),
+      pace: () => (this.state.room && this.state.room.pace) || 'live',
       isHost: () => this.isHost(),
       historyHref: () => (this.matchId ? `/#/match/${this.matchId}` : null),
     };
@@ -328,6 +349,7 @@ class RoomPage {
       addBot: (n, level) => this.roomCall(() => api.seatBot(this.code, n, level)),
       removeBot: (n) => this.roomCall(() => api.removeBot(this.code, n)),
       setTakeover: (secs) => this.roomCall(() => api.setTakeover(this.code, secs)),
+      setSettings: (body) => this.roomCall(() => api.setRoom(this.code, body)),
       seatInfo: (s) => this.seatInfo(s), draft: this.draft, variants: this.state.variants,
     };
   }

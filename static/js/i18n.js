@@ -142,6 +142,33 @@ export function number(n, opts) {
   return typeof n === 'number' ? new Intl.NumberFormat(lang, opts).format(n) : String(n ?? '');
 }
 
+// How far a moment is from now, in words: "in 5 hours", "через 5 часов", "za 5 godzin",
+// "2 minutes ago": minutes under an hour, hours under two days, then days, each rounded
+// to the nearest (the exact moment goes beside it).
+export function fromNow(value, now = Date.now()) {
+  const at = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (Number.isNaN(at)) return '';
+  const ms = at - now;
+  const sign = ms < 0 ? -1 : 1;
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  const minutes = Math.round(Math.abs(ms) / 60e3);
+  if (minutes < 60) return format.format(sign * Math.max(1, minutes), 'minute');
+  const hours = Math.round(Math.abs(ms) / 3600e3);
+  if (hours < 48) return format.format(sign * hours, 'hour');
+  return format.format(sign * Math.round(Math.abs(ms) / 86400e3), 'day');
+}
+
+// A deadline's moment for dateTime(): weekday, date and time ("Fri, 4 Dec, 21:30").
+export const WHEN = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
+
+// A length of time in whole days (from two), hours or minutes ("24 hours", "3 дня", "5 minut").
+export function duration(seconds) {
+  const s = Number(seconds) || 0;
+  const [n, unit] = s >= 172800 && s % 86400 === 0 ? [s / 86400, 'day']
+    : s >= 3600 && s % 3600 === 0 ? [s / 3600, 'hour'] : [Math.round(s / 60), 'minute'];
+  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' }).format(n);
+}
+
 // --- game words --------------------------------------------------------------------------------
 
 export const SUIT_SYMBOL = { S: '♠', C: '♣', D: '♦', H: '♥' };

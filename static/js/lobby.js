@@ -4,7 +4,7 @@
 
 import { holdFocus } from './dialog.js';
 import { h, clear, on } from './dom.js';
-import { t, has, listOf, cardText, errorText, BOT_LEVELS, onLang } from './i18n.js';
+import { t, has, listOf, cardText, errorText, duration, BOT_LEVELS, onLang } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { openHistoryPanel } from './history.js';
 import { seatName, gameName } from './names.js';
@@ -142,6 +142,79 @@ function takeoverInput(value) {
   return h('input', { type: 'number', name: 'takeover_seconds', min: 0, max: 86400, step: 1, value, placeholder: '0' });
 }
 
+// --- the room's pace (README "Pace, deadlines, vacations") --------------------------------
+
+// The deadlines a host picks from for a turn-based room; the server's default is 24 h.
+const MOVE_SECONDS = [300, 3600, 43200, 86400, 259200, 604800];
+const PACE_DEFAULTS = { pace: 'live', move_seconds: 86400, on_deadline: 'bot', vacation_days: 14 };
+
+// The pace as a form has it: {pace, move_seconds, on_deadline, vacation_days, takeover_seconds}.
+function readPace(form) {
+  const f = form.elements;
+  const checked = form.querySelector('input[name=pace]:checked');
+  const takeover = f.takeover_seconds.value.trim();
+  return {
+    pace: checked ? checked.value : 'live',
+    move_seconds: Number(f.move_seconds.value),
+    on_deadline: f.on_deadline.value,
+    vacation_days: Number(f.vacation_days.value || 0),
+    takeover_seconds: takeover === '' ? undefined : Number(takeover),
+  };
+}
+
+// What a room's POST / PATCH carries of it: a turn-based room's deadline, what happens when
+// it passes and the vacation limit; a live room's turn clock.
+function paceBody(p, { takeoverZero = false } = {}) {
+  if (p.pace === 'turn') return { pace: 'turn', move_seconds: p.move_seconds, on_deadline: p.on_deadline, vacation_days: p.vacation_days };
+  const takeover = p.takeover_seconds === undefined && takeoverZero ? 0 : p.takeover_seconds;
+  return { pace: 'live', ...(takeover === undefined ? {} : { takeover_seconds: takeover }) };
+}
+
+// Live or turn-based; for turn-based the time per move, what happens when it runs out and
+// the vacation limit; for live the turn clock (a bot takes over).  The handlers find the
+// parts from the event (this fieldset may sit in a patched region).
+function paceFieldset(values, { prefix, onInput = null }) {
+  const v = { ...PACE_DEFAULTS, ...values };
+  const turn = v.pace === 'turn';
+  const seconds = Number(v.move_seconds) || PACE_DEFAULTS.move_seconds;
+  const times = MOVE_SECONDS.includes(seconds) ? MOVE_SECONDS : [...MOVE_SECONDS, seconds].sort((a, b) => a - b);
+  const show = (e) => {
+    const box = e.currentTarget;
+    const checked = box.querySelector('input[name=pace]:checked');
+    const isTurn = !!checked && checked.value === 'turn';
+    box.querySelector('[data-role=pace-turn]').hidden = !isTurn;
+    box.querySelector('[data-role=pace-live]').hidden = isTurn;
+    if (onInput) onInput(e);
+  };
+  const choice = (pace) => h('label', { class: 'pace-choice', 'data-pace': pace },
+    h('input', { type: 'radio', name: 'pace', value: pace, checked: v.pace === pace, 'aria-describedby': `${prefix}-${pace}-desc` }),
+    h('span', { class: 'pace-words' }, h('b', { text: t('pace.' + pace) }),
+      h('small', { class: 'opt-desc', id: `${prefix}-${pace}-desc`, text: t(`pace.${pace}_desc`) })));
+  return h('fieldset', { class: 'pace', 'data-role': 'pace', onchange: show, oninput: onInput },
+    h('legend', { text: t('pace.title') }),
+    h('div', { class: 'pace-choices' }, choice('live'), choice('turn')),
+    h('div', { class: 'pace-turn row', 'data-role': 'pace-turn', hidden: !turn },
+      h('label', { class: 'field' }, t('pace.move_time'),
+        h('select', { name: 'move_seconds' }, times.map((s) => h('option', { value: s, selected: s === seconds, text: duration(s) })))),
+      h('label', { class: 'field on-deadline' }, t('pace.on_deadline'),
+        h('select', { name: 'on_deadline', 'aria-describedby': `${prefix}-deadline-desc` },
+          ['bot', 'wait'].map((x) => h('option', { value: x, selected: x === v.on_deadline, text: t('pace.on_deadline_' + x) }))),
+        h('small', { class: 'opt-desc', id: `${prefix}-deadline-desc`, text: t('pace.on_deadline_desc') })),
+      h('label', { class: 'field vacation' }, t('pace.vacation_days'),
+        h('input', { type: 'number', name: 'vacation_days', min: 0, max: 60, step: 1, value: v.vacation_days, 'aria-describedby': `${prefix}-vacation-desc` }),
+        h('small', { class: 'opt-desc', id: `${prefix}-vacation-desc`, text: t('pace.vacation_desc') }))),
+    h('label', { class: 'field takeover', 'data-role': 'pace-live', hidden: turn }, t('takeover_seconds'),
+      takeoverInput(v.takeover_seconds ?? '')));
+}
+
+// The pace in words, for those who do not set it (guests, the invitation).
+export function paceText(room) {
+  if (room.pace !== 'turn') return room.takeover_seconds ? `${t('pace.summary_live')} · ${t('takeover_short')}: ${room.takeover_seconds}` : t('pace.summary_live');
+  return t('pace.summary_turn', { time: duration(room.move_seconds || PACE_DEFAULTS.move_seconds),
+    what: t('pace.what_' + (room.on_deadline === 'wait' ? 'wait' : 'bot')),
+    days: duration((room.vacation_days ?? PACE_DEFAULTS.vacation_days) * 86400) });
+}
+
 // The room form: game, variant (presets first), seats, house rules in groups.
 function createRoomForm(variants, ctx) {
   const ordered = [...variants].sort((a, b) => {
@@ -223,7 +296,6 @@ function createRoomForm(variants, ctx) {
     showSeats();
     drawPresets();
   };
-  const takeover = takeoverInput('');
   famSel.addEventListener('change', fillVariants);
   varSel.addEventListener('change', fillVariant);
   seatSel.addEventListener('change', showSeats);
@@ -241,7 +313,7 @@ function createRoomForm(variants, ctx) {
       h('label', { class: 'field' }, t('variant'), varSel),
       h('label', { class: 'field' }, t('seats_n'), seatSel)),
     presetBox, optBox,
-    h('label', { class: 'field takeover' }, t('takeover_seconds'), takeover),
+    paceFieldset({}, { prefix: 'new-pace' }),
     h('div', { class: 'row' },
       h('label', { class: 'field check' }, rated, t('rated_room')),
       h('label', { class: 'field' }, t('takeback_option'), takebackSel)),
@@ -252,9 +324,9 @@ function createRoomForm(variants, ctx) {
     const options = {};  // only what differs from the chosen variant's own defaults
     for (const x of changed()) if (!(x.el.hidden)) options[x.name] = x.value();
     try {
-      const secs = takeover.value.trim() === '' ? undefined : Number(takeover.value);
+      const { takeover_seconds: secs, ...pace } = paceBody(readPace(form));
       const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs,
-        { rated: rated.checked, takeback: takebackSel.value, abandoned: abandonedSel.value });
+        { rated: rated.checked, takeback: takebackSel.value, abandoned: abandonedSel.value, ...pace });
       ctx.navigate(room.invite_path);
     } catch (ex) {
       err.textContent = errorText(ex);
@@ -351,6 +423,7 @@ function seatsSummaryEl(room) {
   return h('div', { class: 'invite-seats', 'data-role': 'invite-seats' },
     h('p', { class: 'muted small', text: [t('invite_ui.game_seats', { game: t('families.' + room.family), n: room.seat_count }),
       room.status === 'playing' ? t('invite_ui.playing') : t('invite_ui.free_n', { n: free })].join(' · ') }),
+    room.pace === 'turn' ? h('p', { class: 'muted small', 'data-role': 'invite-pace', text: paceText(room) }) : null,
     h('ol', { class: 'invite-seat-list' }, room.seats.map((s) => h('li', { 'data-seat': s.seat, class: s.player === null ? 'free' : '' },
       h('span', { class: `dot ${s.connected ? 'on' : 'off'}` }),
       s.player === null ? h('span', { class: 'muted', text: t('empty_seat') }) : h('span', { class: 'pname', text: seatName(s) })))));
@@ -493,17 +566,29 @@ function botControls(s, ctx) {
       onclick: (e) => ctx.addBot(s.seat, e.currentTarget.parentElement.querySelector('select').value) }, t('add_bot')));
 }
 
+// The host's room settings between matches: the pace (live with its turn clock, or
+// turn-based with its deadline).  Unsent choices live in ctx.draft, so a redraw of the
+// lobby (someone sits down) shows them, not the room's.
 function takeoverForm(room, ctx) {
-  const current = String(room.takeover_seconds || 0);
-  const input = on(takeoverInput(ctx.draft.takeover ?? current), 'input', (e) => { ctx.draft.takeover = e.currentTarget.value; });
-  return h('form', { class: 'takeover-form', 'data-role': 'takeover-form', onsubmit: (e) => {
+  const saved = { pace: room.pace || 'live', move_seconds: room.move_seconds, on_deadline: room.on_deadline,
+    vacation_days: room.vacation_days, takeover_seconds: String(room.takeover_seconds || 0) };
+  const values = { ...saved, ...(ctx.draft.pace || {}) };
+  if (ctx.draft.takeover !== undefined) values.takeover_seconds = ctx.draft.takeover;
+  const remember = (e) => {
+    const form = e.currentTarget.closest('form');
+    ctx.draft.pace = readPace(form);
+    ctx.draft.takeover = form.elements.takeover_seconds.value;
+  };
+  return h('form', { class: 'takeover-form room-settings', 'data-role': 'takeover-form', onsubmit: (e) => {
     e.preventDefault();
-    const value = e.currentTarget.elements.takeover_seconds.value;
+    const p = readPace(e.currentTarget);
     ctx.draft.takeover = undefined;
-    ctx.setTakeover(value.trim() === '' ? 0 : Number(value));
+    ctx.draft.pace = undefined;
+    ctx.setSettings(paceBody(p, { takeoverZero: true }));
   } },
-  h('label', null, t('takeover_short'), ' ', input),
-  h('button', { type: 'submit', class: 'btn small', text: t('set') }));
+  h('h2', { class: 'settings-title', text: t('pace.settings') }),
+  paceFieldset(values, { prefix: 'room-pace', onInput: remember }),
+  h('button', { type: 'submit', class: 'btn', 'data-role': 'save-settings', text: t('save') }));
 }
 
 let variantList = null;  // GET /api/variants, once: the defaults the room's rules are compared with
@@ -571,7 +656,7 @@ export function roomLobbyEl(room, ctx) {
     inviteEl(room),
     seats,
     isHost ? takeoverForm(room, ctx)
-      : (room.takeover_seconds ? h('p', { class: 'muted small', text: `${t('takeover_short')}: ${room.takeover_seconds}` }) : null),
+      : h('p', { class: 'muted small room-pace', 'data-role': 'room-pace', 'data-pace': room.pace || 'live', text: paceText(room) }),
     roomOptionsEl(room, ctx.variants),
     actions);
 }

@@ -28,6 +28,18 @@ export function hideNotice(id) {
 
 onLang(draw);
 
+// The notices take room under the header instead of covering the page: their height (with
+// the gap below them) is --notices-h, which the page's top and the table's height allow for.
+if (typeof ResizeObserver === 'function') {
+  const box = document.getElementById('notices');
+  if (box) {
+    new ResizeObserver(() => {
+      const high = box.childElementCount ? box.getBoundingClientRect().height + 8 : 0;
+      document.documentElement.style.setProperty('--notices-h', `${Math.ceil(high)}px`);
+    }).observe(box);
+  }
+}
+
 // Register the worker; a newer build's worker waits until the player says "reload", then
 // takes over and the page reloads once, so a page never runs two builds' modules.
 export function startWorker() {

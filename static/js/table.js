@@ -5,7 +5,7 @@
 // held with "<name> takes" and then swept to the winner.
 
 import { h, on } from './dom.js';
-import { t, has, listOf, number, titleName, cardName } from './i18n.js';
+import { t, has, listOf, number, titleName, cardName, dateTime, fromNow, WHEN } from './i18n.js';
 import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
 import { groupLegal, actionLabel, trickJustTaken } from './actions.js';
@@ -205,6 +205,7 @@ export class Table {
       if (s !== base) this.opponents.append(r.el);
     }
     this.info = new Region(h('div', { class: 'info-row' }));
+    this.pace = new Region(h('div', { class: 'pace-box' }));
     this.banners = new Region(h('div', { class: 'banners' }));
     this.summary = new Region(h('div', { class: 'summary-box' }));
     this.help = new Region(h('div', { class: 'help-box' }));
@@ -217,7 +218,7 @@ export class Table {
     this.controls.el.addEventListener('keydown', moveAmong('button:not([disabled])'));
     this.takeback = new Region(h('div', { class: 'takeback-box' }));
     this.hand = new Region(h('div', { class: 'hand-box' }), { fallback: () => this.el.querySelector('.hand') });
-    this.center = h('div', { class: 'center' }, this.info.el, this.banners.el, this.help.el,
+    this.center = h('div', { class: 'center' }, this.info.el, this.pace.el, this.banners.el, this.help.el,
       h('div', { class: 'mid' }, this.trick.el, this.summary.el), this.centerRow.el, this.log.el);
     this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.takeback.el, this.controls.el, this.hand.el);
     this.el.replaceChildren(this.opponents, this.center, this.me);
@@ -239,6 +240,8 @@ export class Table {
     const names = Array.from({ length: n }, (_, s) => this.ctx.name(s));
     const seatsInfo = Array.from({ length: n }, (_, s) => this.ctx.seatInfo(s));
     const timer = state.timer && isSeat(state.timer.seat) ? state.timer : null;
+    // a live room's countdown by the seat; a turn-based room's deadline on its own line (paceEl)
+    const clock = timer && timer.pace !== 'turn' && timer.deadline !== null ? timer : null;
     Object.assign(this.el.dataset, {
       phase: view.phase, myTurn: mine ? 'true' : 'false', variant: view.variant, deal: view.deal,
       version: state.version ?? '', busy: state.busy ? 'true' : 'false', family: fam.name,
@@ -249,13 +252,16 @@ export class Table {
       const pos = position(s, base, n);
       const key = JSON.stringify([lang, names[s], seatsInfo[s], (view.hand_sizes || [])[s], (view.to_act || []).includes(s),
         view.dealer, view.active, view.titles, fam.seatStats(view, s).map((x) => x.textContent),
-        timer && timer.seat === s ? [timer.deadline, timer.total] : null]);
-      this.seatRegions[s].render(key, () => this.seatBox(view, s, pos, fam, timer));
+        clock && clock.seat === s ? [clock.deadline, clock.total] : null]);
+      this.seatRegions[s].render(key, () => this.seatBox(view, s, pos, fam, clock));
     }
     this.info.render(JSON.stringify([lang, view.deal, view.phase, view.trump, view.contract, view.bid, view.declarer,
       view.chooser, view.round, names, state.help]), () => this.infoStrip(view, fam, state));
     this.help.render(JSON.stringify([lang, state.help, view.phase]), () => this.helpBox(view, fam, state));
-    this.banners.render(JSON.stringify([lang, names, seatsInfo, view.phase, view.seat, this.ctx.isHost()]),
+    const turnTimer = timer && timer.pace === 'turn' && view.phase !== 'match_over' ? timer : null;
+    this.pace.render(JSON.stringify([lang, turnTimer, turnTimer && names[turnTimer.seat], turnTimer && state.minute,
+      view.seat, !!state.takeback, this.ctx.isHost()]), () => this.paceEl(view, turnTimer, state));
+    this.banners.render(JSON.stringify([lang, names, seatsInfo, view.phase, view.seat, this.ctx.isHost(), this.ctx.pace()]),
       () => this.bannersEl(view, seatsInfo));
     const over = view.phase === 'match_over';
     this.summary.render(JSON.stringify([lang, names, state.summaryDeal, over && view.result, state.summaryDeal && view.scoresheet && view.scoresheet.length]),
@@ -327,6 +333,43 @@ export class Table {
     return el;
   }
 
+  // A turn-based match: who is awaited and since when, the deadline ("in 5 hours" and the
+  // moment, redrawn each minute), or why it is paused, or that it has passed and the match
+  // waits (the host may let a bot make the move or end the match).  All as the server's
+  // timer message says; my own turn stands out.
+  paceEl(view, timer, state) {
+    if (!timer) return null;
+    const mine = isSeat(view.seat) && timer.seat === view.seat;
+    const name = this.ctx.name(timer.seat);
+    const status = timer.expired ? 'expired' : timer.paused ? 'paused' : 'due';
+    // running: "in …" from the seconds left as received (this page's clock may differ from
+    // the server's); paused: the seconds stand still, the due time (a vacation's) is the server's
+    const at = status === 'due' && timer.deadline !== null ? timer.deadline : timer.due;
+    const due = at ? t('pace.due', { rel: fromNow(at), time: dateTime(timer.due || at, WHEN) }) : '';
+    let line;
+    if (status === 'expired') {
+      line = h('span', { class: 'pace-due', text: mine ? t('pace.expired_mine') : t('pace.expired') });
+    } else if (status === 'paused') {
+      line = [h('span', { class: 'pace-due', text: state.takeback ? t('pace.paused_takeback') : t('pace.paused_away', { names: name }) }),
+        due ? h('span', { class: 'pace-later', text: ` · ${due}` }) : null];
+    } else {
+      line = h('span', { class: 'pace-due', 'data-due': timer.due || '', text: due });
+    }
+    const host = status === 'expired' && this.ctx.isHost() && !mine;  // my own move: I just play it
+    return h('div', { class: `pace-line${mine ? ' mine' : ''}`, 'data-role': 'pace-line', 'data-state': status, 'data-seat': timer.seat },
+      h('p', { class: 'pace-who' },
+        h('b', { text: mine ? t('pace.yours') : t('pace.awaited', { names: name }) }),
+        timer.since ? h('span', { class: 'pace-since', text: ` · ${t('pace.since', { time: dateTime(timer.since, WHEN) })}` }) : null),
+      h('p', { class: 'pace-when' }, line),
+      host ? h('div', { class: 'pace-host', 'data-role': 'pace-host' },
+        h('p', { class: 'pace-host-q', text: t('pace.expired_host') }),
+        h('div', { class: 'pace-host-buttons' },
+          h('button', { type: 'button', class: 'btn small primary', 'data-role': 'pace-bot', 'data-seat': timer.seat,
+            onclick: (e) => this.ctx.takeover(Number(e.currentTarget.dataset.seat)), text: t('bot_now') }),
+          h('button', { type: 'button', class: 'btn small danger', 'data-role': 'pace-end',
+            onclick: () => this.ctx.askEnd(), text: t('end_match') }))) : null);
+  }
+
   infoStrip(view, fam, state) {
     const hasHelp = has(helpKey(view, fam));
     return h('div', { class: 'info-strip' },
@@ -358,7 +401,8 @@ export class Table {
         }
         return;
       }
-      if (!info.connected) {
+      // in a turn-based match nobody is expected to sit at an open page: no "connection lost"
+      if (!info.connected && this.ctx.pace() !== 'turn') {
         out.push(h('div', { class: 'banner-line', 'data-role': 'disconnected', 'data-seat': seat },
           h('span', { text: info.takeover ? `${t('lost_conn', { name: this.ctx.name(seat) })} · ${t('bot_plays_for', { name: this.ctx.name(seat) })}`
             : t('lost_conn', { name: this.ctx.name(seat) }) }),

@@ -272,11 +272,13 @@ def long_name(stem: str, length: int = 40) -> str:
 
 
 def new_room(base: str, variant: str, names: list[str], options: dict | None = None,
-             bots: dict[int, str] | None = None, takeover: int | None = None) -> tuple[str, list[dict]]:
-    """A room with people in the first seats, bots (seat -> level) in the others, started."""
+             bots: dict[int, str] | None = None, takeover: int | None = None,
+             pace: dict | None = None) -> tuple[str, list[dict]]:
+    """A room with people in the first seats, bots (seat -> level) in the others, started;
+    ``pace``: the room's pace fields ({"pace": "turn", "move_seconds": ...})."""
     seats = len(names) + len(bots or {})
     players = [call(base, "POST", "/api/players", body={"name": n}) for n in names]
-    body = {"variant": variant, "seats": seats, "options": options}
+    body = {"variant": variant, "seats": seats, "options": options, **(pace or {})}
     if takeover is not None:
         body["takeover_seconds"] = takeover
     room = call(base, "POST", "/api/rooms", players[0]["token"], body)

@@ -111,3 +111,31 @@ def test_history_replay_and_player_page_have_no_wcag_violations(server, new_page
     me.locator("[data-role=games-mine]").wait_for()
     found += axe_violations(me, "my games")
     assert not found, "\n".join(found)
+
+
+def test_pace_settings_turn_based_table_and_away_have_no_wcag_violations(server, new_page):
+    """A turn-based room's settings (the host's lobby, the deadline's fields in sight), the
+    table with the deadline line of my move, and My games with a deadline and away set."""
+    import datetime
+
+    from .helpers import call, new_room, open_seat
+    turn = {"pace": "turn", "move_seconds": 86400, "on_deadline": "wait", "vacation_days": 14}
+    host = player(server, "Пошаговая")
+    room = call(server, "POST", "/api/rooms", host["token"], {"variant": "thousand-1001", "seats": 3, **turn})
+    page = as_player(new_page(LAPTOP), host)
+    page.goto(server + room["invite_path"])
+    page.locator("[data-role=takeover-form] [data-role=pace-turn]").wait_for()
+    found = axe_violations(page, "room settings")
+    code, players = new_room(server, "thousand-1001", ["Ola", "Jan", "Ewa"], pace=turn)
+    games = [next(g for g in call(server, "GET", "/api/players/me/games", p["token"]) if g["room"] == code) for p in players]
+    awaited = players[next(i for i, g in enumerate(games) if g["my_turn"])]
+    table = open_seat(new_page, server, code, awaited, LAPTOP)
+    table.locator("[data-role=pace-line].mine").wait_for()
+    found += axe_violations(table, "turn-based table")
+    until = (datetime.date.today() + datetime.timedelta(days=4)).isoformat() + "T18:00:00Z"
+    call(server, "PUT", "/api/players/me/away", awaited["token"], {"until": until})
+    mine = as_player(new_page(LAPTOP), awaited)
+    mine.goto(server + "/#/games")
+    mine.locator("[data-role=away][data-away=true]").wait_for()
+    found += axe_violations(mine, "my games away")
+    assert not found, "\n".join(found)

@@ -102,3 +102,24 @@ def test_the_player_page_switches_language_with_the_rest(server, new_page):
     page.locator(".player-ratings h2").wait_for()
     assert page.locator(".player-ratings h2").inner_text() == "Рейтинги"
     assert not page.errors
+
+
+def test_deadlines_in_words_follow_the_chosen_language(server, new_page):
+    """A turn-based deadline said as "in 5 hours" (Intl.RelativeTimeFormat: minutes under an
+    hour, hours under two days, then days, each rounded) and a room's time per move (Intl
+    units), in the page's language."""
+    page = new_page(lang="en")
+    open_home(page, server)
+    now = 1_800_000_000_000  # a fixed moment (ms): the words do not depend on the test's clock
+    words = ("[m.fromNow(arg + 5 * 3600e3, arg), m.fromNow(arg + 3 * 86400e3 - 60e3, arg), m.fromNow(arg + 40 * 60e3, arg),"
+             " m.fromNow(arg - 2 * 3600e3, arg), m.fromNow(arg + 59.7 * 60e3, arg),"
+             " m.duration(300), m.duration(3600), m.duration(86400), m.duration(259200)]")
+    expected = {
+        "en": ["in 5 hours", "in 3 days", "in 40 minutes", "2 hours ago", "in 1 hour", "5 minutes", "1 hour", "24 hours", "3 days"],
+        "ru": ["через 5 часов", "через 3 дня", "через 40 минут", "2 часа назад", "через 1 час", "5 минут", "1 час", "24 часа", "3 дня"],
+        "pl": ["za 5 godzin", "za 3 dni", "za 40 minut", "2 godziny temu", "za 1 godzinę", "5 minut", "1 godzina", "24 godziny", "3 dni"],
+    }
+    for lang, said in expected.items():
+        i18n(page, f"m.setLang('{lang}')")
+        assert i18n(page, words, now) == said, lang
+    assert not page.errors
