@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from app.db import models as m
 
-from .conftest import make_settings, serve, serve_two
+from .conftest import make_settings, scratch_pg_database, serve, serve_two
 from .helpers import auth, connect, make_room, new_player
 
 HOUR = 3600.0
@@ -276,11 +276,19 @@ def test_a_clock_file_moves_a_servers_deadline_clock(tmp_path):
     assert timedelta(hours=2) <= clock.now() - before < timedelta(hours=2, minutes=1)
 
 
+@pytest.fixture
+def own_pg_database():
+    """A PostgreSQL database of this test's own: in the session's shared one, other
+    modules' matches keep running clocks that the moved clock would make due too."""
+    with scratch_pg_database(fsync=False) as url:
+        yield url
+
+
 @pytest.mark.postgres
-def test_two_processes_fire_a_deadline_once(pg_database):
+def test_two_processes_fire_a_deadline_once(own_pg_database):
     """Both processes sweep the same due deadline at the same moment: one claims it
     (FOR UPDATE SKIP LOCKED), one move is made."""
-    gen = serve_two(pg_database, bot_delay=0.0, deadline_sweeper=False)  # they sweep when told
+    gen = serve_two(own_pg_database, bot_delay=0.0, deadline_sweeper=False)  # they sweep when told
     a, b = next(gen)
     try:
         ka, kb = a.app.state, b.app.state
