@@ -109,6 +109,11 @@ class Settings(BaseSettings):
     takeover_level: str = "basic"  # the bot that plays for a player past the turn timeout
     turn_timeout: float = 0.0  # default of a new room's takeover_seconds; 0: no takeover
     takeback_seconds: float = 30.0  # an open take-back request expires after this long (a live room)
+    # A match in memory that nobody has touched (no action, socket, note, take-back or bot)
+    # for this long leaves memory; the next use loads it from its log (app/rooms/loop.py).
+    # 0: matches stay in memory until they end
+    match_idle_seconds: float = 600.0
+    match_sweep_seconds: float = 60.0  # how often idle matches are looked for
 
     # Pace and deadlines (app/rooms/deadlines.py)
     move_seconds: float = 86400.0  # a new turn-based room's deadline per move (24 h)

@@ -9,7 +9,8 @@ setting the route answers 404 (scrape_refusal).
     kozyr_action_seconds        from receiving an action to every view being queued (histogram)
     kozyr_errors_total{code}    error messages sent to clients, by code (counter)
     kozyr_slow_clients_total    sockets dropped for not reading (counter)
-    kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up
+    kozyr_matches_recovered_total  unfinished matches rebuilt from the log at start-up (those that
+                                   go on with nobody there: a bot seat, a turn clock)
     kozyr_loop_lag_seconds{cause}  how late the event loop ran its watch timer (every
                                 ``Settings.lag_watch_ms``, 50 ms: every stall that long is seen) (histogram): a
                                 stall of the loop delays every room of the process.  cause

@@ -103,6 +103,8 @@ class Server:
                 await self.bots.poke(live)
             if settings.deadline_sweeper:
                 self.deadlines.start()  # what fell due while no process ran fires now
+            # matches nobody uses leave memory (loaded again from their log when needed)
+            self.matches.start_sweeps(settings.match_sweep_seconds, settings.match_idle_seconds)
             if settings.redis_url:
                 fanout = RedisFanout(settings.redis_url, settings, self.hub, self.live, self)
                 try:

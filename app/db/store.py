@@ -435,8 +435,15 @@ def last_action_at(s: Session, match_id: str) -> datetime | None:
     return s.scalar(select(func.max(m.Action.created_at)).where(m.Action.match_id == match_id))
 
 
-def unfinished_matches(s: Session) -> list[m.Match]:
-    return list(s.scalars(select(m.Match).where(m.Match.status == "playing")))
+def unattended_matches(s: Session) -> list[str]:
+    """Ids of the unfinished matches that go on with nobody there, so a process loads
+    them when it starts: those with a bot seat (the bot may be due to act; no deadline
+    runs while a bot is to act).  Any other match waits for a person, or for its
+    deadline (app/rooms/deadlines.py loads it when it fires), and is loaded when
+    somebody reaches it (MatchLoop.get_live)."""
+    bots = (select(m.MatchPlayer.match_id).join(m.Player, m.Player.id == m.MatchPlayer.player_id)
+            .where(m.Player.bot_level.is_not(None)))
+    return list(s.scalars(select(m.Match.id).where(m.Match.status == "playing", m.Match.id.in_(bots))))
 
 
 class VersionConflict(RuntimeError):

@@ -10,13 +10,15 @@ never waits on the database.
 Another process's action arrives as a note with the action (fanout.py) and is
 followed without reading the log when it is the next one.
 A match is rebuilt from seed + options + first dealer / presets + the action
-log (rule C-3) at start-up and whenever memory and database disagree.
+log (rule C-3) when it is first needed and whenever memory and database
+disagree; one nobody has touched for a while leaves memory (MatchLoop.evict_idle).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -250,6 +252,9 @@ class LiveMatch:
         # catch-up read (MatchLoop.send_state); a resume still reads (its client may have
         # seen an action a dead process committed and never published).
         self.fresh = False
+        # When the match was last reached (loaded, asked for, acted on: time.monotonic());
+        # one left untouched for KOZYR_MATCH_IDLE_SECONDS leaves memory (MatchLoop.evict_idle).
+        self.touched = time.monotonic()
 
     # -- building -------------------------------------------------------------
 

@@ -10,7 +10,14 @@ person's own action ends a takeover of the seat, the bots are poked.
 
 Every message a connection gets is queued in order and stamped with the
 match's version at that moment, so within one match the versions a connection
-sees never go down."""
+sees never go down.
+
+A match lives in memory only while it is used: ``get_live`` loads it from its log
+when something reaches it (a socket, an action, another process's note, a bot),
+and a sweep (every ``KOZYR_MATCH_SWEEP_SECONDS``) forgets one nobody has
+touched for ``KOZYR_MATCH_IDLE_SECONDS`` and nothing holds (a socket in its room,
+a take-back request, its bots, a load or an action under way).  At start-up only
+the matches that go on with nobody there are loaded (``recover``)."""
 
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ from .hub import Conn, Hub, dumps
 from .journal import GroupCommitJournal, journal_for
 from .live import Duplicate, LiveMatch, Stale, is_undo, parts_delta, parts_json
 from .peers import Peers
-from .ports import ActionClock, LoopBots, LoopRooms, MatchResults
+from .ports import ActionClock, BotTable, LoopBots, LoopRooms, MatchResults
 
 log = logging.getLogger("kozyr.match")
 
@@ -66,28 +73,34 @@ class MatchLoop:
             self.journal.forget = self.forget
         self.live = live
         self._loading: dict[str, asyncio.Lock] = {}
+        self._sweeper: asyncio.Task | None = None
 
     def recover(self) -> int:
-        """(Start-up, a worker thread.)  Rebuild every unfinished match from its seed and
-        action log."""
+        """(Start-up, a worker thread.)  Rebuild from seed and action log the unfinished
+        matches that go on with nobody there (a bot seat: store.unattended_matches), so
+        their bots play on; any other match is loaded when somebody, or its deadline,
+        reaches it (get_live)."""
         with self.db.read() as s:
-            ids = [row.id for row in store.unfinished_matches(s)]
+            ids = store.unattended_matches(s)
         for match_id in ids:
             try:
                 self.live[match_id] = LiveMatch.load(self.db, match_id)
             except Exception:
                 log.exception("could not rebuild match %s", match_id)
-        log.info("recovered %d unfinished match(es)", len(self.live))
+        log.info("recovered %d unfinished match(es) that go on unattended", len(self.live))
         return len(self.live)
 
     # -- live matches in memory -------------------------------------------------------
 
     async def get_live(self, match_id: str) -> LiveMatch | None:
-        """The live match of ``match_id`` (loaded from the log if need be; None: no such match)."""
+        """The live match of ``match_id`` (loaded from the log if need be; None: no such
+        match): the one way to a match in memory, which counts as touching it."""
         live = self.live.get(match_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         lock = self._loading.setdefault(match_id, asyncio.Lock())
+        loaded = False
         async with lock:
             live = self.live.get(match_id)
             if live is None:
@@ -96,6 +109,10 @@ class MatchLoop:
                     self._loading.pop(match_id, None)
                     return None
                 self.live[match_id] = live
+                loaded = True
+        live.touched = time.monotonic()
+        if loaded:  # loaded again (a restart, an eviction): its bots look, as after start-up
+            await self.bots.poke(live)
         return live
 
     async def current(self, code: str) -> LiveMatch | None:
@@ -109,6 +126,74 @@ class MatchLoop:
             del self.live[live.id]
             self._loading.pop(live.id, None)
 
+    # -- idle matches leave memory -------------------------------------------------------
+
+    def idle(self, live: LiveMatch, since: float) -> bool:
+        """May ``live`` leave memory?  Nobody has touched it after ``since``
+        (time.monotonic()) and nothing holds it: no socket in its room here, no
+        take-back request open, no action or load under way, and its bots hold nothing
+        (no task running, no seat taken over).  Everything else about a match is in its
+        log, so get_live rebuilds the same match."""
+        if live.touched > since or live.lock.locked() or live.takeback is not None:
+            return False
+        if self.hub.conns(live.room_code):
+            return False
+        loading = self._loading.get(live.id)
+        if loading is not None and loading.locked():
+            return False
+        table: BotTable | None = self.bots.tables.get(live.id)
+        return table is None or not (table.takeover or (table.task is not None and not table.task.done()))
+
+    #: Matches one step of a sweep forgets at most before other tasks run (freeing a
+    #: match's engine state is most of the cost: about 20 µs a match here).
+    EVICT_STEP = 256
+
+    def evict_idle(self, idle: float, now: float | None = None, limit: int | None = None) -> int:
+        """Forget every match (at most ``limit``) untouched for ``idle`` seconds before
+        ``now`` (default: the monotonic clock now) that nothing holds (``idle``), with
+        its bots' table and its room's state when nobody is in the room (both read
+        again with it); how many.  Synchronous: no other task runs between the look
+        and the forgetting."""
+        since = (time.monotonic() if now is None else now) - idle
+        gone = []
+        for live in self.live.values():
+            if self.idle(live, since):
+                gone.append(live)
+                if len(gone) == limit:
+                    break
+        for live in gone:
+            self.forget(live)
+            self.bots.tables.pop(live.id, None)
+            self.rooms.forget_if_idle(live.room_code)
+        return len(gone)
+
+    def start_sweeps(self, every: float, idle: float) -> None:
+        """Every ``every`` seconds, forget the matches idle for ``idle`` (0: never)."""
+        if every > 0 and idle > 0 and self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep(every, idle))
+
+    async def sweep(self, idle: float, now: float | None = None) -> int:
+        """One sweep: ``evict_idle`` in steps of EVICT_STEP matches, other tasks running
+        between them; how many matches left memory."""
+        total = 0
+        while True:
+            gone = self.evict_idle(idle, now, self.EVICT_STEP)
+            total += gone
+            if gone < self.EVICT_STEP:
+                return total
+            await asyncio.sleep(0)
+
+    async def _sweep(self, every: float, idle: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                gone = await self.sweep(idle)
+            except Exception:
+                log.exception("the sweep for idle matches failed")
+                continue
+            if gone:
+                log.info("%d idle match(es) left memory; %d in memory", gone, len(self.live))
+
     # -- the one path of an action ---------------------------------------------------
 
     async def submit(self, live: LiveMatch, seat: int, action: str, client_id: str | None,
@@ -121,6 +206,7 @@ class MatchLoop:
         ``undo:<seq>`` of an agreed take-back (app/rooms/takeback.py), the only
         entry applied while a take-back request is open."""
         received = time.perf_counter() if received is None else received
+        live.touched = time.monotonic()
 
         def refuse(code: str, message: str) -> None:
             if conn is not None:
@@ -292,4 +378,7 @@ class MatchLoop:
         return live
 
     async def stop(self) -> None:
+        if self._sweeper is not None:  # cancelled, not awaited (as the other start-up tasks):
+            self._sweeper.cancel()      # a step is synchronous, so none is cut in half
+            self._sweeper = None
         await self.journal.stop()

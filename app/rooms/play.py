@@ -36,7 +36,8 @@ class Play:
     async def set_clock(self, code: str, player: Caller, changes: dict) -> dict:
         """The host changes the room's turn timeout (None / 0: off) or pace; applies at once."""
         snap = await self.rooms.write_settings(code, player, changes)
-        await self.bots.pace_changed(await self.rooms.current_match_id(code),
+        live = await self.matches.current(code)  # loaded if it had left memory
+        await self.bots.pace_changed(live.id if live is not None else None,
                                      {key: snap[key] for key in store.PACE_KEYS})
         return await self.rooms.changed(snap)
 

@@ -6,9 +6,11 @@ imports it back."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
+    import asyncio
+
     from .hub import Conn
     from .live import LiveMatch
 
@@ -33,15 +35,28 @@ class LoopRooms(Protocol):
 
     def match_finished(self, live: LiveMatch, *, publish: bool = True) -> None: ...
 
+    def forget_if_idle(self, code: str) -> str | None: ...
+
 
 class LoopBots(Protocol):
     """What the match loop asks of the bots (app/rooms/bots.py BotRunner)."""
+
+    #: Each match's bots (a BotTable), by match id: a match leaves memory only while its
+    #: table holds nothing (MatchLoop.idle), and its table goes with it.
+    tables: dict[str, Any]
 
     async def poke(self, live: LiveMatch) -> None: ...
 
     async def returned(self, live: LiveMatch | None, seat: int | None) -> bool: ...
 
     async def timer_message(self, live: LiveMatch | None) -> dict | None: ...
+
+
+class BotTable(Protocol):
+    """What the match loop reads of a match's bots (app/rooms/bots.py Table)."""
+
+    takeover: set[int]  # people's seats a bot plays for now (memory only)
+    task: asyncio.Task | None  # the bots' task, while it runs
 
 
 class Takeovers(Protocol):
