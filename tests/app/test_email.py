@@ -7,14 +7,12 @@ works; a server answering 451 is tried again."""
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
-from email import message_from_bytes, policy
 from urllib.parse import urlsplit
 
 import pytest
-from aiosmtpd.controller import Controller
+
+from tests.mailserver import running_inbox
 
 from .conftest import serve
 from .helpers import auth, make_room, new_player
@@ -22,48 +20,10 @@ from .helpers import auth, make_room, new_player
 ALL_ON = {"turn": True, "reminder": True, "call": True, "takeback": True, "finished": True, "chat": True}
 
 
-class Inbox:
-    """aiosmtpd's handler: keeps every mail; answers the statuses of ``script`` first."""
-
-    def __init__(self) -> None:
-        self.mails: list = []
-        self.script: list[str] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server, session, envelope):
-        with self.lock:
-            if self.script:
-                return self.script.pop(0)
-            self.mails.append(message_from_bytes(envelope.content, policy=policy.default))
-        return "250 OK"
-
-    def to(self, address: str) -> list:
-        with self.lock:
-            return [mail for mail in self.mails if mail["To"] == address]
-
-    def wait(self, address: str, count: int = 1, timeout: float = 15.0) -> list:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            got = self.to(address)
-            if len(got) >= count:
-                return got
-            time.sleep(0.05)
-        raise AssertionError(f"{address} got {len(self.to(address))} mails, wanted {count}")
-
-
 @pytest.fixture(scope="module")
 def inbox():
-    box = Inbox()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    box.port = port  # type: ignore[attr-defined]
-    try:
+    with running_inbox() as box:
         yield box
-    finally:
-        controller.stop()
 
 
 @pytest.fixture(scope="module")

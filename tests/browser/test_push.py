@@ -14,8 +14,8 @@ import os
 import re
 
 import pytest
-from aiosmtpd.controller import Controller
 
+from tests.mailserver import running_inbox
 from tests.pushservice import PushService
 
 from .conftest import LAPTOP, PHONE, SCREENSHOTS, _free_port, start_server, stop_server
@@ -30,16 +30,8 @@ def push():
 
 @pytest.fixture(scope="module")
 def inbox():
-    from tests.app.test_email import Inbox
-    box = Inbox()
-    port = _free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    box.port = port  # type: ignore[attr-defined]
-    try:
+    with running_inbox() as box:
         yield box
-    finally:
-        controller.stop()
 
 
 @pytest.fixture(scope="module")
