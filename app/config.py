@@ -118,6 +118,7 @@ class Settings(BaseSettings):
     # Pace and deadlines (app/rooms/deadlines.py)
     move_seconds: float = 86400.0  # a new turn-based room's deadline per move (24 h)
     deadline_poll: float = 1.0  # seconds between the sweeper's looks for due deadlines
+    push_hidden_seconds: float = 60.0  # a live match's turn is pushed to a player whose pages are hidden this long
     deadline_sweeper: bool = True  # off: this process fires no deadlines (others do; tests sweep by hand)
     deadline_lease: float = 60.0  # a claimed deadline fires again after this long if its move never came
     clock_file: str | None = None  # tests only: a file holding seconds the deadline clock is moved on

@@ -76,8 +76,15 @@ class EndMatch(_In):
     type: Literal["end_match"]
 
 
+class VisibilityIn(_In):
+    """The page of this socket was hidden (or shown again): a live match's turn is pushed
+    to a player whose pages have been hidden a while (app/rooms/play.py)."""
+    type: Literal["visibility"]
+    hidden: bool
+
+
 ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn | TakebackIn | TakebackAnswer
-                          | EndMatch,
+                          | EndMatch | VisibilityIn,
                           Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 

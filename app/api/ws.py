@@ -211,3 +211,5 @@ async def _session(conn: Conn, resume: bool, *, settings: Settings, rooms: RoomS
             await play.take_over(conn, msg.seat)
         elif isinstance(msg, p.EndMatch):  # the host stops the match (app/rooms/abandon.py)
             await abandon.end_match(conn)
+        elif isinstance(msg, p.VisibilityIn):  # the page hid or showed again
+            await play.visibility(conn, msg.hidden)

@@ -93,6 +93,8 @@ class Table:
 class BotRunner:
     #: the deadlines (set by the composition root: they need the bots first)
     deadlines: BotDeadlines
+    #: told of every change of a match (app/rooms/play.py Play.nudge)
+    changed: Callable[[LiveMatch], None] | None = None
 
     def __init__(self, settings: Settings, db: Database, hub: Hub, rooms: RoomMemory,
                  matches: MatchLoop) -> None:
@@ -152,6 +154,8 @@ class BotRunner:
         """Something happened in the match: let its bots look (cheap when it has none)."""
         if self.stopped:
             return
+        if self.changed is not None:
+            self.changed(live)
         if live.finished:
             self.tables.pop(live.id, None)
             return

@@ -62,6 +62,7 @@ class Conn:
         self.closed = False
         self.device: str | None = None  # the hash of the device token it joined with (sign-out closes it)
         self.delta = False  # hello.accept holds "delta": send deltas after actions
+        self.hidden_since: float | None = None  # its page hidden since (monotonic; "visibility")
         # The last view sent (match, version, seat): the base a delta may build on.  Three
         # fields, not a tuple: a tuple made per view would live until the next action and
         # be walked by the collector on the way (app/gcpace.py).

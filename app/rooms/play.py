@@ -5,13 +5,14 @@ empty."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from .. import protocol as p
 from ..db import store
 from .bots import BotRunner
 from .hub import Conn
-from .live import ABANDON
+from .live import ABANDON, LiveMatch
 from .loop import MatchLoop
 from .service import Caller, RoomService
 
@@ -21,6 +22,9 @@ class Play:
         self.rooms = rooms
         self.matches = matches
         self.bots = bots
+        self.nudged: dict[str, tuple[int, int]] = {}  # match -> (version, seat) last pushed "turn"
+        self.waits: set[asyncio.Task] = set()  # hidden pages' checks under way
+        bots.changed = self.nudge  # after every change of a match: is a hidden page awaited?
 
     # -- REST ------------------------------------------------------------------------------
 
@@ -84,6 +88,52 @@ class Play:
             return self.rooms.error(conn, p.BAD_MESSAGE,
                                     f"seat: no seat {seat} (seats 0..{live.seat_count - 1})")
         await self.bots.take_over(live, seat)
+
+    # -- a page hidden a while: "your turn" by push (README "Notifications") -----------------
+
+    async def visibility(self, conn: Conn, hidden: bool) -> None:
+        """``visibility``: the socket's page hid, or showed again.  Once it has been hidden
+        ``push_hidden_seconds``, its player gets "turn" when a live match awaits him."""
+        if not hidden:
+            conn.hidden_since = None
+            return
+        if conn.hidden_since is None:
+            conn.hidden_since = time.monotonic()
+            task = asyncio.create_task(self._look_later(conn))
+            self.waits.add(task)
+            task.add_done_callback(self.waits.discard)
+
+    async def _look_later(self, conn: Conn) -> None:
+        await asyncio.sleep(self.rooms.settings.push_hidden_seconds)
+        if conn.hidden_since is not None and not conn.closed:
+            live = await self.matches.current(conn.room_code)
+            if live is not None:
+                self.nudge(live)
+
+    def nudge(self, live: LiveMatch) -> None:
+        """Each person awaited in this live match whose every page in the room (on this
+        process) has been hidden ``push_hidden_seconds`` is told "turn", once a turn."""
+        code = live.room_code
+        snap = self.rooms.cached(code)
+        if live.finished:
+            self.nudged.pop(live.id, None)
+            return
+        if snap is None or snap.get("pace", "live") != "live":
+            return  # a turn-based room tells every turn (app/rooms/deadlines.py)
+        conns = self.rooms.hub.conns(code)
+        if not any(c.hidden_since is not None for c in conns):
+            return
+        now, wait = time.monotonic(), self.rooms.settings.push_hidden_seconds
+        takeover = self.bots.takeover_of(live.id)
+        people = {s["seat"]: s["player"] for s in snap["seats"] if s["level"] is None and s["player"] is not None}
+        for seat in live.engine.to_act():
+            player = people.get(seat)
+            if player is None or seat in takeover or self.nudged.get(live.id) == (live.version, seat):
+                continue
+            pages = [c for c in conns if c.player_id == player]
+            if pages and all(c.hidden_since is not None and now - c.hidden_since >= wait for c in pages):
+                self.nudged[live.id] = (live.version, seat)
+                self.rooms.notifier.notify(player, "turn", room=code, match=live.id)
 
     # -- the room's life ------------------------------------------------------------------
 

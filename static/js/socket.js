@@ -33,6 +33,10 @@ export class RoomSocket {
     this.pinger = setInterval(() => this.ping(), 20000);
     this.onOnline = () => { if (this.status !== 'online') this.reconnectNow(); };
     window.addEventListener('online', this.onOnline);
+    // The server pushes "your turn" of a live match to a player whose page has been hidden
+    // a while (README "Notifications"): it hears when the page hides and shows again.
+    this.onVisibility = () => this.send({ type: 'visibility', hidden: document.hidden });
+    document.addEventListener('visibilitychange', this.onVisibility);
   }
 
   setStatus(status) {
@@ -61,6 +65,7 @@ export class RoomSocket {
       if (msg.type === 'welcome') {
         this.attempt = 0;
         this.setStatus('online');
+        if (document.hidden) this.onVisibility();  // a socket opened behind a hidden page
         this.sendQueued();
       }
       if (msg.type === 'delta') {  // the view at `base` plus the changed keys: the view at `version`
@@ -180,6 +185,7 @@ export class RoomSocket {
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisibility);
     if (this.ws) this.ws.close();
   }
 }

@@ -40,7 +40,7 @@ def push():
 @pytest.fixture(scope="module")
 def app(database_url, push):
     with serve(database_url, push_coalesce_seconds=0.4, push_min_interval=0.0, push_retry_seconds=0.05,
-               push_retries=3, bot_delay=0.0) as c:
+               push_retries=3, bot_delay=0.0, push_hidden_seconds=0.3) as c:
         yield c
 
 
@@ -368,3 +368,34 @@ def test_a_turn_based_move_and_its_reminder_reach_the_awaited_player(app, push):
     assert reminder["title"] == "Your move is still awaited" and reminder["url"] == f"/room/{room['code']}"
     waiting = next(p for p in people if p is not awaited)
     assert push.payloads(sub_of[waiting["id"]]) == []  # the one not awaited hears nothing
+
+
+
+def test_a_live_turn_reaches_a_player_whose_page_has_been_hidden_a_while(app, push):
+    """A live match: the awaited player's page hides ("visibility"); after
+    push_hidden_seconds he is told "turn" -- once; the other, whose page shows, is not."""
+    people, sub_of = [], {}
+    for _ in range(2):
+        person, sub = subscribed(app, push)
+        people.append(person)
+        sub_of[person["id"]] = sub.name
+    room = app.post("/api/rooms", json={"variant": "thousand-1000-2p", "seats": 2},
+                    headers=auth(people[0])).json()
+    assert app.post(f"/api/rooms/{room['code']}/seats/1", headers=auth(people[1])).status_code == 200
+    started = app.post(f"/api/rooms/{room['code']}/start", headers=auth(people[0]), json={"seed": 3}).json()
+    live = app.app.state.live[started["match"]["id"]]
+    seat = live.engine.to_act()[0]
+    awaited, other = people[seat], people[1 - seat]
+    with ExitStack() as stack:
+        pages = {n: connect(app, stack, room["code"], people[n], n) for n in (0, 1)}
+        for c in pages.values():
+            c.wait_view(0)
+        pages[1 - seat].send({"type": "visibility", "hidden": False})
+        pages[seat].send({"type": "visibility", "hidden": True})
+        turn = push.wait(sub_of[awaited["id"]])[0]
+        assert turn["title"] == "Your turn" and turn["url"] == f"/room/{room['code']}"
+        pages[seat].send({"type": "visibility", "hidden": True})  # said again: no second push
+        pages[seat].send({"type": "ping", "nonce": 1})
+        pages[seat].recv_until(lambda msg: msg["type"] == "pong")
+    assert len(push.payloads(sub_of[awaited["id"]])) == 1
+    assert push.payloads(sub_of[other["id"]]) == []
