@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..config import Settings
-from ..db.errors import BadAway, BadName, RateLimited, UnknownPlayer
+from ..db.errors import BadName, RateLimited, UnknownPlayer
 from ..errors import responses
 from ..rooms.text import clean_name
 from .deps import (
@@ -65,12 +65,12 @@ async def me(player: PlayerDep, deadlines: DeadlinesDep) -> dict:
     return {"id": player.id, "name": player.name, "away_until": await deadlines.away_until(player.id)}
 
 
-@router.put("/me/away", response_model=PlayerMe, responses=responses(*AUTH, BadAway, body=True))
+@router.put("/me/away", response_model=PlayerMe, responses=responses(*AUTH, body=True))
 async def set_away(body: Away, player: PlayerDep, deadlines: DeadlinesDep) -> dict:
     """Away (a vacation) until ``until``, or back now (null): the running deadlines of my
     seats in turn-based rooms stand still meanwhile, each room up to its
-    ``vacation_days`` (README "Pace, deadlines ..."). 422 ``invalid_away``: a time
-    past, or more than 365 days ahead."""
+    ``vacation_days`` (README "Pace, deadlines ..."). A time past means back now; one
+    more than 365 days ahead is taken as 365 days."""
     until = await deadlines.set_away(player.id, body.until)
     return {"id": player.id, "name": player.name, "away_until": until}
 

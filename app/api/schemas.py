@@ -94,9 +94,16 @@ class PlayerMe(PlayerPublic):
                                    "my seats in turn-based rooms pause, each room up to its vacation_days")
 
 
+def _time_as_text(value: object) -> object:
+    """A time comes as RFC 3339 text (as the OpenAPI says), never a number."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError("a time is written as text with its zone, e.g. 2027-01-01T18:00:00Z")
+    return value
+
+
 class Away(BaseModel):
-    until: AwareDatetime | None = Field(description="away until (a time with its zone, in the next 365 "
-                                        "days); null: back now")
+    until: Annotated[AwareDatetime | None, BeforeValidator(_time_as_text)] = Field(description="away until (a time with its zone; at most 365 days "
+                                        "ahead are kept); null or a time past: back now")
 
 
 class PlayerWithToken(PlayerPublic):

@@ -118,10 +118,6 @@ class BadName(Invalid):
     code = "invalid_name"
 
 
-class BadAway(Invalid):
-    code = "invalid_away"
-
-
 class UnknownLevel(Invalid):
     code = "unknown_level"
 

@@ -40,7 +40,6 @@ from ..clock import Clock
 from ..config import Settings
 from ..db import models as m
 from ..db import store
-from ..db.errors import BadAway
 from ..db.session import Database
 from .hub import Hub
 from .live import LiveMatch
@@ -278,10 +277,13 @@ class Deadlines:
         return iso(until) if until is not None and until > self.clock.now() else None
 
     async def set_away(self, player_id: int, until: datetime | None) -> str | None:
-        """The player is away until ``until`` (None: back now); his clocks are timed again."""
+        """The player is away until ``until`` (None, or a time past: back now; at most 365
+        days ahead); his clocks are timed again."""
         now = self.clock.now()
-        if until is not None and not now < until <= now + timedelta(days=365):
-            raise BadAway("away until: a time in the next 365 days (null: back now)")
+        if until is not None and until <= now:
+            until = None
+        if until is not None:
+            until = min(until, now + timedelta(days=365))
 
         def write() -> None:
             with self.db.write() as s:

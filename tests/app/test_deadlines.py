@@ -231,12 +231,18 @@ def test_a_vacation_holds_the_clock_within_the_rooms_limit(dclient):
     now = k.clock.now()
     left = (aware(row["due_at"]) - now).total_seconds()
     # Bad input: a clear error, nothing changes.
-    for bad in ({"until": (now - timedelta(days=1)).isoformat()}, {"until": "2027-01-01T00:00:00"},
-                {"until": (now + timedelta(days=400)).isoformat()}, {}):
+    for bad in ({"until": "2027-01-01T00:00:00"}, {"until": "soon"}, {}):  # no zone, no time
         r = dclient.put("/api/players/me/away", json=bad, headers=auth(me))
         assert r.status_code == 422, (bad, r.text)
     assert dclient.get("/api/players/me", headers=auth(me)).json()["away_until"] is None
     assert row_of(k, match_id)["due_at"] == row["due_at"]
+    # A time past is "back now"; one far ahead is kept as 365 days.
+    r = dclient.put("/api/players/me/away", json={"until": (now - timedelta(days=1)).isoformat()}, headers=auth(me))
+    assert r.status_code == 200 and r.json()["away_until"] is None
+    r = dclient.put("/api/players/me/away", json={"until": (now + timedelta(days=400)).isoformat()}, headers=auth(me))
+    kept = datetime.fromisoformat(r.json()["away_until"])
+    assert abs((kept - (k.clock.now() + timedelta(days=365))).total_seconds()) < 60
+    assert dclient.put("/api/players/me/away", json={"until": None}, headers=auth(me)).json()["away_until"] is None
     # Away for five days: the room holds the clock for two.
     until = now + timedelta(days=5)
     r = dclient.put("/api/players/me/away", json={"until": until.isoformat()}, headers=auth(me))
