@@ -280,10 +280,12 @@ class Deadlines:
         """The player is away until ``until`` (None, or a time past: back now; at most 365
         days ahead); his clocks are timed again."""
         now = self.clock.now()
-        if until is not None and until <= now:
-            until = None
         if until is not None:
-            until = min(until, now + timedelta(days=365))
+            asked = until
+            try:
+                until = None if asked <= now else min(asked, now + timedelta(days=365))
+            except OverflowError:  # year 1 or 9999 with a zone: beyond UTC's calendar
+                until = None if asked.year < 2000 else now + timedelta(days=365)
 
         def write() -> None:
             with self.db.write() as s:
