@@ -268,6 +268,11 @@ def bot_settings(s: Session, match_id: str, room_id: int) -> tuple[dict[int, str
 PACE_KEYS = ("takeover_seconds", "pace", "move_seconds", "on_deadline", "vacation_days")
 
 
+def pace_of(snap: dict) -> dict:
+    """A room state's clock fields (``PACE_KEYS``)."""
+    return {key: snap.get(key) for key in PACE_KEYS}
+
+
 # -- the room as the services keep it in memory -----------------------------------------------
 
 

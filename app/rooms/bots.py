@@ -148,7 +148,7 @@ class BotRunner:
         if snap is None or not snap["match"] or snap["match"]["id"] != live.id:
             return None
         levels = {s["seat"]: str(s["level"]) for s in snap["seats"] if s["level"] is not None}
-        return levels, {key: snap[key] for key in store.PACE_KEYS}
+        return levels, store.pace_of(snap)
 
     async def poke(self, live: LiveMatch) -> None:
         """Something happened in the match: let its bots look (cheap when it has none)."""

@@ -210,13 +210,15 @@ class Deadlines:
         with self.db.write() as s:
             s.execute(delete(m.Deadline).where(m.Deadline.match_id == match_id, m.Deadline.version <= version))
 
-    def message(self, live: LiveMatch, table: Table | None) -> dict | None:
-        """The ``timer`` message now (None: the room has no clock)."""
-        if table is None or table.seconds() <= 0:
+    def message(self, live: LiveMatch, table: Table | None, *, always: bool = False) -> dict | None:
+        """The ``timer`` message now (None: the room has no clock; ``always``: then one
+        that says no clock runs)."""
+        seconds = table.seconds() if table is not None else 0.0
+        if table is None or (seconds <= 0 and not always):
             return None
         row = table.deadline
         base = {"type": "timer", "version": live.version, "match": live.id, "pace": table.pace.get("pace", "live"),
-                "total": table.seconds()}
+                "total": seconds or None}
         if row is None or row["version"] != live.version or live.finished:
             return {**base, "seat": None, "seconds": None, "since": None, "due": None, "paused": False,
                     "expired": False}
@@ -230,11 +232,9 @@ class Deadlines:
 
     def _tell(self, live: LiveMatch, table: Table) -> None:
         """The room hears the clock (a clock switched off: that no clock runs)."""
-        msg = self.message(live, table) or {
-            "type": "timer", "version": live.version, "match": live.id, "pace": table.pace.get("pace", "live"),
-            "total": None, "seat": None, "seconds": None, "since": None, "due": None, "paused": False,
-            "expired": False}
-        self.hub.broadcast(live.room_code, msg)
+        msg = self.message(live, table, always=True)
+        if msg is not None:
+            self.hub.broadcast(live.room_code, msg)
 
     # -- holding the clock ---------------------------------------------------------------
 

@@ -42,7 +42,7 @@ class Play:
         snap = await self.rooms.write_settings(code, player, changes)
         live = await self.matches.current(code)  # loaded if it had left memory
         await self.bots.pace_changed(live.id if live is not None else None,
-                                     {key: snap[key] for key in store.PACE_KEYS})
+                                     store.pace_of(snap))
         return await self.rooms.changed(snap)
 
     # -- websocket messages ------------------------------------------------------------------

@@ -331,7 +331,7 @@ class RoomService:
                 room = self._new_room(s, player.id, old["variant"], old["options"], old["seat_count"], False,
                                       old["takeover_seconds"] or 0, old.get("rated", False),
                                       old.get("takeback"), old.get("abandoned", "ignored"),
-                                      {key: old.get(key) for key in store.PACE_KEYS if key != "takeover_seconds"})
+                                      store.pace_of(old))
                 store.take_seat(s, room, mine, player.id)
                 for x in played:
                     if x["bot_key"]:
