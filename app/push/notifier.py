@@ -38,6 +38,7 @@ import httpx
 from anyio import to_thread
 from py_vapid import Vapid02
 
+from ..aio import wait_event
 from ..config import Settings
 from ..db import models as m
 from ..db.session import Database
@@ -188,10 +189,7 @@ class Notifier:
         if not self.heap or self.heap[0][0] > now:
             self.wake.clear()
             timeout = None if not self.heap else self.heap[0][0] - now
-            try:
-                await asyncio.wait_for(self.wake.wait(), timeout)
-            except TimeoutError:
-                pass
+            await wait_event(self.wake, timeout)
             return
         batch: dict[int, list[Event]] = {}
         while self.heap and self.heap[0][0] <= now:

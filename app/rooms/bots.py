@@ -29,6 +29,7 @@ from anyio import to_thread
 from engine import Action
 from engine.bots import make_bot
 
+from ..aio import stop_task
 from ..config import Settings
 from ..db import store
 from ..db.session import Database
@@ -300,11 +301,7 @@ class BotRunner:
     async def stop(self) -> None:
         self.stopped = True
         tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with suppress(asyncio.CancelledError, Exception):
-                await task
+        await asyncio.gather(*(stop_task(task) for task in tasks))
         await self.pool.stop()
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 
 from anyio import to_thread
@@ -36,6 +35,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from ..aio import stop_task, wait_event
 from ..clock import Clock
 from ..config import Settings
 from ..db import models as m
@@ -114,6 +114,7 @@ class Deadlines:
         self.clock = clock
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
+        self.stopping = False
         self.fired = 0  # deadlines this process fired (tests, metrics)
         self.reminded = 0
 
@@ -347,15 +348,13 @@ class Deadlines:
             self.task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
+        self.stopping = True
         task, self.task = self.task, None
-        if task is not None:
-            task.cancel()
-            with suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
 
     async def _run(self) -> None:
         poll = self.settings.deadline_poll
-        while True:
+        while not self.stopping:
             self.wake.clear()
             try:
                 await self.sweep()
@@ -368,8 +367,7 @@ class Deadlines:
             delay = poll
             if nxt is not None:
                 delay = min(poll, max(0.005, (nxt - self.clock.now()).total_seconds()))
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), delay)
+            await wait_event(self.wake, delay)
 
     def _next(self) -> datetime | None:
         with self.db.read() as s:
@@ -390,6 +388,8 @@ class Deadlines:
                             due=iso(claim["due_at"]))
         fired = []
         for claim in due:
+            if self.stopping:  # a claimed row fires again after its lease, here or elsewhere
+                break
             try:
                 if await self._fire(claim):
                     fired.append(claim["match_id"])

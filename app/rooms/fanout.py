@@ -31,6 +31,7 @@ import time
 from contextlib import suppress
 from typing import TYPE_CHECKING, Protocol
 
+from ..aio import stop_task, wait_event
 from ..config import Settings
 from .hub import Hub
 from .live import LiveMatch
@@ -96,11 +97,11 @@ class RedisFanout:
         if self.sender is not None:  # the notes queued so far go out first
             await _bounded(asyncio.shield(self.sender), 5.0)
         if self.presence_task is not None:
-            await _cancel(self.presence_task)
+            await stop_task(self.presence_task, STOP_SECONDS)
             # Our sockets are about to close: the others need not wait for the expiry.
             await _bounded(self._send_presence({"bye": True}))
         if self.task is not None:
-            await _cancel(self.task)
+            await stop_task(self.task, STOP_SECONDS)
         # redis-py's close can wait for ever on the socket's wait_closed (seen about once in
         # 20 test runs as a hung shutdown): each step is bounded, then dropped without waiting.
         pubsub = self.pubsub
@@ -186,10 +187,7 @@ class RedisFanout:
             try:
                 timeout = next_beat - loop.time()
                 if timeout > 0 and not self.wake.is_set():
-                    try:
-                        await asyncio.wait_for(self.wake.wait(), timeout)
-                    except TimeoutError:
-                        pass
+                    await wait_event(self.wake, timeout)
                 self.wake.clear()
                 if loop.time() >= next_beat:
                     self.full_wanted = True
@@ -329,7 +327,3 @@ async def _bounded(aw, seconds: float = STOP_SECONDS) -> bool:
         return False
 
 
-async def _cancel(task: asyncio.Task) -> None:
-    """Cancel ``task`` and wait at most STOP_SECONDS for it to end."""
-    task.cancel()
-    await asyncio.wait({task}, timeout=STOP_SECONDS)
