@@ -115,6 +115,10 @@ class Settings(BaseSettings):
     match_idle_seconds: float = 600.0
     match_sweep_seconds: float = 60.0  # how often idle matches are looked for
 
+    # The coach (app/rooms/coach.py): new hints a player may ask for at once / a minute
+    coach_hint_burst: int = 5
+    coach_hints_per_minute: float = 12.0
+
     # Pace and deadlines (app/rooms/deadlines.py)
     move_seconds: float = 86400.0  # a new turn-based room's deadline per move (24 h)
     deadline_poll: float = 1.0  # seconds between the sweeper's looks for due deadlines

@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.ratings, state.metrics = server.ratings, server.metrics
     state.deadlines, state.clock = server.deadlines, server.clock
     state.notifier = server.notifier  # pushes (app/push/)
+    state.coach = server.coach  # hints at the table (app/rooms/coach.py)
 
     # Every error answer is a Problem (app/api/schemas.py): {"detail", "code"[, "errors"]}.
     @app.exception_handler(DomainError)

@@ -76,6 +76,12 @@ class EndMatch(_In):
     type: Literal["end_match"]
 
 
+class HintIn(_In):
+    """The coach's advice for the sender's seat at his turn (a room with the coach on):
+    answered with a ``hint`` message to this socket (app/rooms/coach.py)."""
+    type: Literal["hint"]
+
+
 class VisibilityIn(_In):
     """The page of this socket was hidden (or shown again): a live match's turn is pushed
     to a player whose pages have been hidden a while (app/rooms/play.py)."""
@@ -84,7 +90,7 @@ class VisibilityIn(_In):
 
 
 ClientMessage = Annotated[Hello | ActionIn | ChatIn | Ping | Back | TakeoverIn | TakebackIn | TakebackAnswer
-                          | EndMatch | VisibilityIn,
+                          | EndMatch | VisibilityIn | HintIn,
                           Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
@@ -201,6 +207,16 @@ class Pong(_Out):
     nonce: str | int | None = None
 
 
+class HintMsg(_Out):
+    """The coach's advice for ``seat`` at ``version`` (only to the socket that asked):
+    ``action`` is one of the seat's legal actions then; ``reason``: ``code`` and its
+    facts (engine/bots/coach.py lists them; the client words them)."""
+    type: Literal["hint"] = "hint"
+    seat: int
+    action: str
+    reason: dict[str, Any]
+
+
 class Reload(_Out):
     """The page's build (``hello.build``) is not the server's: it should reload."""
     type: Literal["reload"] = "reload"
@@ -208,7 +224,7 @@ class Reload(_Out):
 
 
 ServerMessage = Annotated[Welcome | ViewMsg | Delta | Ack | Error | ChatOut | Presence | RoomMsg
-                          | Timer | TakebackMsg | TakebackDone | Pong | Reload,
+                          | Timer | TakebackMsg | TakebackDone | Pong | Reload | HintMsg,
                           Field(discriminator="type")]
 #: Validates what the server sends (the server builds plain dicts for speed; tests check them).
 server_message = TypeAdapter(ServerMessage)
@@ -225,6 +241,8 @@ STALE = "stale"  # the action was made on an older version
 ILLEGAL = "illegal"  # the engine refused the action (its reason is the message)
 RATE_LIMITED = "rate_limited"
 CHAT_INVALID = "chat_invalid"
+COACH_OFF = "coach_off"  # a hint asked in a room without the coach
+NOT_YOUR_TURN = "not_your_turn"  # a hint asked while the seat is not to act
 NOT_HOST = "not_host"  # a host-only message (takeover) from somebody else
 INTERNAL = "internal"
 TAKEBACK_REFUSED = "takeback_refused"  # a take-back request or answer refused (the reason is the message)

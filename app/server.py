@@ -27,6 +27,7 @@ from .push.texts import Texts
 from .ratings import Ratings
 from .rooms.abandon import Abandon
 from .rooms.bots import BotRunner
+from .rooms.coach import Coach
 from .rooms.deadlines import Deadlines
 from .rooms.fanout import RedisFanout
 from .rooms.history import History
@@ -69,6 +70,7 @@ class Server:
         self.bots.deadlines = self.deadlines
         self.deadlines.notify = self.notifier.notify  # "turn" and "reminder" pushes
         self.play = Play(self.rooms, self.matches, self.bots)  # what crosses those three
+        self.coach = Coach(settings, self.rooms, self.matches, self.bots.pool)  # hints (rooms/coach.py)
         self.takebacks = Takebacks(settings, db, hub, peers, self.rooms, self.matches, self.bots)
         self.abandon = Abandon(self.rooms, self.matches)  # the host stops a match (abandon.py)
         self.replays = ReplayCache(settings.history_cache)  # history's replays (rooms/replays.py)

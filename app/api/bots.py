@@ -6,7 +6,16 @@ from fastapi import APIRouter, Request
 
 from engine.bots import levels
 
-from ..db.errors import BotsDisabled, MatchRunning, NoBot, NotHost, SeatTaken, TooManyBots, UnknownLevel
+from ..db.errors import (
+    BotsDisabled,
+    CoachRated,
+    MatchRunning,
+    NoBot,
+    NotHost,
+    SeatTaken,
+    TooManyBots,
+    UnknownLevel,
+)
 from ..errors import responses
 from ..rooms.bots import level_name
 from .deps import AUTH, ROOM, PlayDep, PlayerDep, RoomCode, RoomsDep
@@ -37,10 +46,10 @@ async def remove_bot(code: RoomCode, seat: SeatNo, player: PlayerDep, rooms: Roo
     return with_invite(await rooms.change_bot(code, seat, player, None), request)
 
 
-@router.patch("/api/rooms/{code}", response_model=RoomPublic, responses=responses(*AUTH, *ROOM, NotHost, body=True))
+@router.patch("/api/rooms/{code}", response_model=RoomPublic, responses=responses(*AUTH, *ROOM, NotHost, CoachRated, body=True))
 async def room_settings(code: RoomCode, body: RoomSettings, player: PlayerDep, play: PlayDep,
                         request: Request) -> dict:
     """The host changes the room's clock: the live turn timeout after which a bot takes
     over (None / 0: off), the pace, a turn-based move's time, what a passed deadline
-    does, the vacation limit.  Only the fields given change."""
+    does, the vacation limit, the coach (never in a rated room).  Only the fields given change."""
     return with_invite(await play.set_clock(code, player, body.model_dump(exclude_unset=True)), request)

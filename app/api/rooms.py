@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from ..db.errors import (
     BadOptions,
     BadVariant,
+    CoachRated,
     MatchRunning,
     NotHost,
     NotYourSeat,
@@ -51,11 +52,12 @@ def with_invite(room: dict, request: Request) -> dict:
 
 
 @router.post("", response_model=RoomPublic, status_code=201,
-             responses=responses(*AUTH, BadVariant, BadOptions, TooManyRooms, body=True))
+             responses=responses(*AUTH, BadVariant, BadOptions, CoachRated, TooManyRooms, body=True))
 async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
     room = await rooms.create_room(player, body.variant, body.options, body.seats, body.take_seat,
                                    body.takeover_seconds, body.rated, body.takeback, body.abandoned,
-                                   body.model_dump(include={"pace", "move_seconds", "on_deadline", "vacation_days"}))
+                                   body.model_dump(include={"pace", "move_seconds", "on_deadline", "vacation_days"}),
+                                   body.coach)
     return with_invite(room, request)
 
 

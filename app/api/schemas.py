@@ -124,6 +124,8 @@ ON_DEADLINE = ("a turn-based move's time passed: bot: the seat's bot plays that 
                "stays the player's); wait: the match waits for him (the host may let a bot play)")
 VACATION = "the longest vacation (days) of a player that holds a deadline of this room"
 MOVE_SECONDS = (300, 604800)
+COACH = ("the coach: any seated player may ask for a hint at his turn (the strong bot's choice "
+         "with a reason), and everyone sees the coach is on; never in a rated room (422 coach_in_rated_room)")
 
 
 class RoomCreate(BaseModel):
@@ -147,6 +149,7 @@ class RoomCreate(BaseModel):
     move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
     on_deadline: Literal["bot", "wait"] = Field("bot", description=ON_DEADLINE)
     vacation_days: int = Field(14, ge=0, le=60, description=VACATION)
+    coach: bool = Field(False, description=COACH)
 
 
 class SeatPublic(BaseModel):
@@ -195,6 +198,7 @@ class RoomPublic(BaseModel):
     move_seconds: float | None = Field(None, description=MOVE)
     on_deadline: str = Field("bot", description=ON_DEADLINE)
     vacation_days: int = Field(14, description=VACATION)
+    coach: bool = Field(False, description=COACH)
 
 
 class BotSeat(BaseModel):
@@ -209,6 +213,7 @@ class RoomSettings(BaseModel):
     move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
     on_deadline: Literal["bot", "wait"] | None = Field(None, description=ON_DEADLINE)
     vacation_days: int | None = Field(None, ge=0, le=60, description=VACATION)
+    coach: bool | None = Field(None, description=COACH)
 
 
 class BotLevel(BaseModel):

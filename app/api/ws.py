@@ -19,6 +19,7 @@ from ..db import store
 from ..db.errors import RateLimited, UnknownRoom
 from ..limits import TokenBucket
 from ..rooms.abandon import Abandon
+from ..rooms.coach import Coach
 from ..rooms.hub import Conn, Hub, dumps
 from ..rooms.loop import MatchLoop
 from ..rooms.play import Play
@@ -120,7 +121,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     log.info("player %s joined room %s (seat %s, last version %s)", player_id, code, conn.seat, last_version)
     try:
         await _session(conn, last_version is not None, settings=settings, rooms=rooms, matches=state.matches,
-                       play=state.play, takebacks=state.takebacks, abandon=state.abandon,
+                       play=state.play, takebacks=state.takebacks, abandon=state.abandon, coach=state.coach,
                        reload_to=None if not build or build == state.static.build else state.static.build)
     except WebSocketDisconnect:
         pass
@@ -144,7 +145,8 @@ def _leave_room(hub: Hub, rooms: RoomService, conn: Conn) -> None:
 
 
 async def _session(conn: Conn, resume: bool, *, settings: Settings, rooms: RoomService, matches: MatchLoop,
-                   play: Play, takebacks: Takebacks, abandon: Abandon, reload_to: str | None = None) -> None:
+                   play: Play, takebacks: Takebacks, abandon: Abandon, coach: Coach,
+                   reload_to: str | None = None) -> None:
     ws = conn.ws
     limit = settings.max_message_bytes
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
@@ -211,5 +213,7 @@ async def _session(conn: Conn, resume: bool, *, settings: Settings, rooms: RoomS
             await play.take_over(conn, msg.seat)
         elif isinstance(msg, p.EndMatch):  # the host stops the match (app/rooms/abandon.py)
             await abandon.end_match(conn)
+        elif isinstance(msg, p.HintIn):  # the coach's advice (app/rooms/coach.py)
+            await coach.hint(conn)
         elif isinstance(msg, p.VisibilityIn):  # the page hid or showed again
             await play.visibility(conn, msg.hidden)

@@ -114,6 +114,12 @@ class BadOptions(Invalid):
     code = "invalid_options"
 
 
+class CoachRated(Invalid):
+    """The coach gives hints: never in a rated room (issue 36)."""
+
+    code = "coach_in_rated_room"
+
+
 class BadName(Invalid):
     code = "invalid_name"
 

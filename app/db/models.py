@@ -84,6 +84,8 @@ class Room(Base):
     on_deadline: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
     # The longest vacation (days) that pauses a deadline of this room.
     vacation_days: Mapped[int] = mapped_column(Integer, default=14, server_default="14")
+    # The coach (migration 0020): hints at the table for whoever asks; never in a rated room.
+    coach: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Seat(Base):

@@ -305,7 +305,8 @@ _ROOM = (select(m.Room.id, m.Room.code, m.Room.variant, m.Room.options, m.Room.s
                 m.Room.takeover_seconds, m.Room.rated, m.Room.takeback, m.Room.abandoned,
                 m.Room.created_at, m.Room.host_id, _HOST.name, _HOST.bot_level, _HOST.bot_slot,
                 m.Match.id, m.Match.number, m.Match.status, m.Match.version,
-                m.Room.pace, m.Room.move_seconds, m.Room.on_deadline, m.Room.vacation_days)
+                m.Room.pace, m.Room.move_seconds, m.Room.on_deadline, m.Room.vacation_days,
+                m.Room.coach)
          .join(_HOST, _HOST.id == m.Room.host_id)
          .outerjoin(m.Match, m.Match.id == m.Room.current_match_id))
 _ROOM_BY_ID = _ROOM.where(m.Room.id == bindparam("room"))
@@ -327,6 +328,7 @@ def _snapshot(c: Connection, query, key: object) -> dict | None:
         "abandoned": room[8] or "ignored",
         "pace": room[18] or "live", "move_seconds": room[19], "on_deadline": room[20] or "bot",
         "vacation_days": 14 if room[21] is None else room[21],
+        "coach": bool(room[22]),
         "host": {"id": room[10], "name": room[11], "bot_key": m.bot_key(room[12], room[13])},
         "seats": [{"seat": x[0], "player": x[1], "name": x[2], "level": x[3],
                    "bot_key": m.bot_key(x[3], x[4])} for x in rows],

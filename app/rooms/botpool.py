@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from engine import find_variant
 from engine.bots import make_bot
+from engine.bots.coach import advise
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine import Match
@@ -106,6 +107,11 @@ def think(ask: Ask) -> tuple[str, int]:
     return bot.act(_replayed(ask), ask.seat), os.getpid()
 
 
+def hint(ask: Ask) -> tuple[dict, int]:
+    """(A worker.)  The coach's hint for the seat (engine/bots/coach.py), and the pid."""
+    return advise(_replayed(ask), ask.seat, level=ask.level, seed=ask.bot_seed, ms=ask.ms), os.getpid()
+
+
 # -- in the server -----------------------------------------------------------------------
 
 
@@ -121,9 +127,18 @@ class BotPool:
 
     async def decide(self, ask: Ask) -> str:
         """The action a worker proposes for ``ask``; its errors are raised here."""
+        action = await self._ask(think, ask)
+        self.decisions += 1
+        return action
+
+    async def advise(self, ask: Ask) -> dict:
+        """The coach's hint for ``ask`` (``{"action", "reason"}``), from a worker."""
+        return await self._ask(hint, ask)
+
+    async def _ask(self, work, ask: Ask):
         executor = await self._running()
         try:
-            action, pid = await asyncio.get_running_loop().run_in_executor(executor, think, ask)
+            answer, pid = await asyncio.get_running_loop().run_in_executor(executor, work, ask)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh next time
             log.error("a bot worker process died; starting new ones")
             if self._executor is executor:
@@ -131,8 +146,7 @@ class BotPool:
                 executor.shutdown(wait=False, cancel_futures=True)
             raise
         self.pids.add(pid)
-        self.decisions += 1
-        return action
+        return answer
 
     async def _running(self) -> ProcessPoolExecutor:
         async with self._starting:

@@ -33,6 +33,7 @@ from ..db.errors import (
     BadOptions,
     BadVariant,
     BotsDisabled,
+    CoachRated,
     MatchRunning,
     NotHost,
     NotInMatch,
@@ -170,6 +171,7 @@ class RoomService:
             "on_deadline": snap.get("on_deadline", "bot"),
             "vacation_days": snap.get("vacation_days", 14),
             "rated": snap.get("rated", False),
+            "coach": snap.get("coach", False),
             "takeback": snap.get("takeback", "agree"),
             "abandoned": snap.get("abandoned", "ignored"),
             "status": "waiting" if match is None else match["status"],
@@ -263,7 +265,8 @@ class RoomService:
 
     def _new_room(self, s: Session, host_id: int, variant_id: str, options: dict | None,
                   seats: int | None, take_seat: bool, takeover_seconds: float | None,
-                  rated: bool, takeback: str | None, abandoned: str, pace: dict | None = None) -> m.Room:
+                  rated: bool, takeback: str | None, abandoned: str, pace: dict | None = None,
+                  coach: bool = False) -> m.Room:
         """(In a write transaction.)  A new room of ``host_id``; he takes seat 0 if ``take_seat``."""
         try:
             variant = find_variant(variant_id)
@@ -288,8 +291,19 @@ class RoomService:
         room.takeback = takeback or ("off" if rated else "agree")
         room.abandoned = abandoned  # does a match the host stops count (app/rooms/abandon.py)
         self._set_pace(room, pace or {})
+        self._set_coach(room, coach)
         s.flush()
         return room
+
+    @staticmethod
+    def _set_coach(room: m.Room, coach: bool | None) -> None:
+        """(In a write transaction.)  The coach on or off (None: unchanged); never in a
+        rated room."""
+        if coach is None:
+            return
+        if coach and room.rated:
+            raise CoachRated("a rated room has no coach: hints would help one side of a rated match")
+        room.coach = coach
 
     def _set_pace(self, room: m.Room, pace: dict) -> None:
         """(In a write transaction.)  The room's pace fields given in ``pace`` (README "Pace,
@@ -303,12 +317,14 @@ class RoomService:
     async def create_room(self, player: Caller, variant_id: str, options: dict | None,
                           seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
                           rated: bool = False, takeback: str | None = None,
-                          abandoned: str = "ignored", pace: dict | None = None) -> dict:
-        """A new room; the host takes seat 0 if ``take_seat``; ``pace``: its pace fields."""
+                          abandoned: str = "ignored", pace: dict | None = None,
+                          coach: bool = False) -> dict:
+        """A new room; the host takes seat 0 if ``take_seat``; ``pace``: its pace fields;
+        ``coach``: hints at the table (app/rooms/coach.py)."""
         def write() -> dict:
             with self.db.write() as s:
                 room = self._new_room(s, player.id, variant_id, options, seats, take_seat,
-                                      takeover_seconds, rated, takeback, abandoned, pace)
+                                      takeover_seconds, rated, takeback, abandoned, pace, coach)
                 return store.room_snapshot(s, room)
         snap = await to_thread.run_sync(write)
         self.snapshots[snap["code"]] = snap
@@ -331,7 +347,7 @@ class RoomService:
                 room = self._new_room(s, player.id, old["variant"], old["options"], old["seat_count"], False,
                                       old["takeover_seconds"] or 0, old.get("rated", False),
                                       old.get("takeback"), old.get("abandoned", "ignored"),
-                                      store.pace_of(old))
+                                      store.pace_of(old), old.get("coach", False))
                 store.take_seat(s, room, mine, player.id)
                 for x in played:
                     if x["bot_key"]:
@@ -413,6 +429,7 @@ class RoomService:
             if "takeover_seconds" in changes:
                 room.takeover_seconds = changes["takeover_seconds"] or None
             self._set_pace(room, changes)
+            self._set_coach(room, changes.get("coach"))
         snap = await self._write(code, work)
         self.snapshots[code] = snap
         return snap

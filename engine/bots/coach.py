@@ -1,0 +1,97 @@
+"""The coach (issue 36): a hint for the seat to act — the strong bot's choice and a
+one-line reason as data.
+
+A hint is computed from what the seat may see and nothing else: the bot decides from
+``match.view(seat)`` and the match's determinized copies for that seat (``Bot.act``),
+and the reason reads the same view.  The reason is a code with its facts (cards,
+suits, counts); the client puts it into words in the reader's language, so the server
+never words a rule and the client decides none.
+
+Reason codes (``code``; the facts each carries):
+
+- ``bid`` / ``blind`` / ``contract`` (``value``, ``marriages``: suits of a king and
+  queen in the hand, ``aces``, ``tens``) and ``pass`` (the same facts, ``value``: the
+  bid to beat) — Тысяча's auction and contract;
+- ``marriage`` (``card``, ``suit``): declare a marriage with the card led;
+- ``give_low`` / ``discard_low`` (``card``): it cannot win a trick (a higher card of
+  its suit is still out); ``give`` / ``discard`` (``card``) otherwise;
+- ``lead_master`` (``card``): it is the highest of its suit still out; ``lead``;
+- ``win_trick`` (``card``): it takes the trick for sure (last to play, or the highest
+  still out); ``try_win`` (``card``): it takes the trick as it stands; ``ruff``
+  (``card``): a trump on another suit; ``duck`` (``card``): it stays under the trick
+  (a deal where tricks cost); ``cannot_win`` (``card``): the trick is lost anyway,
+  the stronger cards are kept;
+- ``trump`` (``suit``, ``count``): the suit the hand is longest in; ``order``
+  (``contract``): the contract chosen next;
+- ``best`` (``action``): any other decision — the search found it best.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import Knowledge, family_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core import Match
+
+#: King contracts where taking a trick can only cost (the negative deals).
+_KING_NEGATIVE = frozenset({"tricks", "boys", "girls", "hearts", "last2", "king", "all"})
+
+
+def advise(match: Match, seat: int, *, level: str = "strong", seed: int = 0, **budget) -> dict:
+    """The hint for ``seat`` (who must be to act): ``{"action", "reason"}``."""
+    from . import make_bot  # the registry imports this module's neighbours
+
+    if seat not in match.to_act():
+        raise ValueError(f"seat {seat} is not to act")
+    action = make_bot(level, seed, **budget).act(match, seat)
+    return {"action": action, "reason": explain(match.view(seat), action)}
+
+
+def explain(view: dict, action: str) -> dict:
+    """Why ``action`` is good for the seat of ``view``, as a reason code with its facts
+    (the module's docstring lists them).  Reads ``view`` only."""
+    kind, _, arg = action.partition(":")
+    hand = view.get("hand") or []
+    if kind in ("bid", "blind", "contract"):
+        return {"code": kind, "value": int(arg), **_hand_facts(hand)}
+    if kind == "pass" and view.get("phase") == "bidding":
+        return {"code": "pass", "value": view.get("bid"), **_hand_facts(hand)}
+    if kind == "trump":
+        return {"code": "trump", "suit": arg, "count": sum(1 for c in hand if c[1] == arg)}
+    if kind == "order":
+        return {"code": "order", "contract": arg}
+    if kind == "marriage":
+        return {"code": "marriage", "card": arg, "suit": arg[1]}
+    if kind in ("give", "discard"):
+        card = arg.split(">", 1)[0]
+        if card in hand and "legal" in view:
+            low = not Knowledge(view).is_master(card)
+            return {"code": f"{kind}_low" if low else kind, "card": card}
+        return {"code": kind, "card": card}
+    if kind == "play" and "legal" in view:
+        return _play_reason(view, arg)
+    return {"code": "best", "action": action}
+
+
+def _hand_facts(hand: list[str]) -> dict:
+    suits = {c[1] for c in hand}
+    return {"marriages": sorted(s for s in suits if "K" + s in hand and "Q" + s in hand),
+            "aces": sum(1 for c in hand if c[0] == "A"),
+            "tens": sum(1 for c in hand if c[0] == "T")}
+
+
+def _play_reason(view: dict, card: str) -> dict:
+    k = Knowledge(view)
+    if not k.trick:
+        return {"code": "lead_master" if k.is_master(card) else "lead", "card": card}
+    negative = family_of(view) == "king" and view.get("contract") in _KING_NEGATIVE
+    if not k.beats(card):
+        return {"code": "duck" if negative else "cannot_win", "card": card}
+    if k.is_last() or k.is_master(card):
+        return {"code": "win_trick", "card": card}
+    led = k.trick[0][1][1]
+    if k.trump and card[1] == k.trump and led != k.trump:
+        return {"code": "ruff", "card": card}
+    return {"code": "try_win", "card": card}
