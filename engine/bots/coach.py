@@ -11,7 +11,9 @@ Reason codes (``code``; the facts each carries):
 
 - ``bid`` / ``blind`` / ``contract`` (``value``, ``marriages``: suits of a king and
   queen in the hand, ``aces``, ``tens``) and ``pass`` (the same facts, ``value``: the
-  bid to beat) — Тысяча's auction and contract;
+  least bid open to the seat) — Тысяча's auction and contract; ``bid_unseen`` /
+  ``blind_unseen`` (``value``): a call before the seat has seen its hand (a blind bid's
+  moment);
 - ``marriage`` (``card``, ``suit``): declare a marriage with the card led;
 - ``give_low`` / ``discard_low`` (``card``): it cannot win a trick (a higher card of
   its suit is still out); ``give`` / ``discard`` (``card``) otherwise;
@@ -55,9 +57,12 @@ def explain(view: dict, action: str) -> dict:
     kind, _, arg = action.partition(":")
     hand = view.get("hand") or []
     if kind in ("bid", "blind", "contract"):
+        if not hand:  # a blind bid's moment: the hand is not seen yet
+            return {"code": f"{kind}_unseen", "value": int(arg)}
         return {"code": kind, "value": int(arg), **_hand_facts(hand)}
-    if kind == "pass" and view.get("phase") == "bidding":
-        return {"code": "pass", "value": view.get("bid"), **_hand_facts(hand)}
+    if kind == "pass" and view.get("phase") == "bidding" and hand:
+        least = [int(a[4:]) for a in view.get("legal") or () if a.startswith("bid:")]
+        return {"code": "pass", "value": min(least) if least else None, **_hand_facts(hand)}
     if kind == "trump":
         return {"code": "trump", "suit": arg, "count": sum(1 for c in hand if c[1] == arg)}
     if kind == "order":

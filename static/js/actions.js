@@ -88,3 +88,16 @@ export function trickJustTaken(prev, view) {
   return !!(prev && view.last_trick && view.last_trick.cards
     && JSON.stringify(prev.last_trick || null) !== JSON.stringify(view.last_trick));
 }
+
+// The coach's reason (engine/bots/coach.py lists the codes and their facts) in words.
+export function reasonText(r, { spoken = false } = {}) {
+  const card = (c) => cardOrUnknown(c, spoken);
+  const facts = () => [
+    r.marriages && r.marriages.length
+      ? t('coach.f.marriage', { suits: r.marriages.map((s) => suitOf(s, spoken)).join(' ') }) : t('coach.f.no_marriage'),
+    t('coach.f.aces', { n: r.aces || 0 }), t('coach.f.tens', { n: r.tens || 0 })].join(', ');
+  const key = 'coach.r.' + r.code;
+  if (!has(key)) return t('coach.r.best');
+  return t(key, { card: r.card ? card(r.card) : '', suit: r.suit ? suitOf(r.suit, spoken) : (r.card ? suitOf(r.card[1], spoken) : ''),
+    value: r.value ?? '', count: r.count ?? '', facts: ['bid', 'pass', 'blind', 'contract'].includes(r.code) ? facts() : '' });
+}

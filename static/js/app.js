@@ -194,6 +194,7 @@ class RoomPage {
         tellTimer(msg, this.mySeat());
         break;
       case 'takeback': this.store.update({ takeback: msg }); break;
+      case 'hint': this.store.update({ hint: msg }); break;  // shown while its version is the table's
       case 'takeback_done':
         this.store.update({ takeback: null });
         toast(t(`takeback_${msg.result}`));
@@ -202,7 +203,10 @@ class RoomPage {
         this.chat.add(msg);
         tellChat(msg, me() && me().id);
         break;
-      case 'error': if (!msg.client_id) toast(errorText(msg)); break;
+      case 'error':
+        if (['coach_off', 'not_your_turn'].includes(msg.code)) this.store.update({ hintAsked: null });
+        if (!msg.client_id) toast(errorText(msg));
+        break;
       case 'pong': break;
       case 'reload': outdated(); break;  // the server runs another build than this page's (hello.build)
       default:  // a message this page does not know: the server is newer than this page
@@ -326,6 +330,8 @@ class RoomPage {
       back: () => this.socket && this.socket.back(),
       takeback: () => this.socket && this.socket.takeback(),
       takebackAnswer: (agree) => this.socket && this.socket.takebackAnswer(agree),
+      hint: () => { if (this.socket && this.socket.hint()) this.store.update({ hintAsked: this.state.version }); },
+      coach: () => !!(this.state.room && this.state.room.coach),
       myLast: () => this.lastAck,
       takeover: (seat) => this.socket && this.socket.takeover(seat),
       rematch: () => this.roomCall(() => api.rematch(this.code)),

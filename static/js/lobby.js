@@ -303,7 +303,13 @@ function createRoomForm(variants, ctx) {
   const rated = h('input', { type: 'checkbox', name: 'rated' });
   const takebackSel = h('select', { name: 'takeback' },
     ['agree', 'off'].map((v) => h('option', { value: v, text: t(`takeback_opt_${v}`) })));
-  rated.addEventListener('change', () => { takebackSel.value = rated.checked ? 'off' : 'agree'; });
+  // The coach (hints at the table) never in a rated room: the server refuses it; the form says so.
+  const coach = h('input', { type: 'checkbox', name: 'coach' });
+  rated.addEventListener('change', () => {
+    takebackSel.value = rated.checked ? 'off' : 'agree';
+    if (rated.checked) coach.checked = false;
+    coach.disabled = rated.checked;
+  });
   // Does a match the host stops before its end count (README "Abandoned matches")?
   const abandonedSel = h('select', { name: 'abandoned' },
     ['ignored', 'counts'].map((v) => h('option', { value: v, text: t(`abandoned_opt_${v}`) })));
@@ -317,7 +323,8 @@ function createRoomForm(variants, ctx) {
     h('div', { class: 'row' },
       h('label', { class: 'field check' }, rated, t('rated_room')),
       h('label', { class: 'field' }, t('takeback_option'), takebackSel)),
-    h('div', { class: 'row' }, h('label', { class: 'field' }, t('abandoned_option'), abandonedSel)),
+    h('div', { class: 'row' }, h('label', { class: 'field' }, t('abandoned_option'), abandonedSel),
+      h('label', { class: 'field check' }, coach, t('coach_room'))),
     h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -326,7 +333,7 @@ function createRoomForm(variants, ctx) {
     try {
       const { takeover_seconds: secs, ...pace } = paceBody(readPace(form));
       const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs,
-        { rated: rated.checked, takeback: takebackSel.value, abandoned: abandonedSel.value, ...pace });
+        { rated: rated.checked, takeback: takebackSel.value, abandoned: abandonedSel.value, coach: coach.checked, ...pace });
       ctx.navigate(room.invite_path);
     } catch (ex) {
       err.textContent = errorText(ex);

@@ -179,6 +179,8 @@ export class RoomSocket {
   // Take-backs: ask for one's own last action; answer another's request.
   takeback() { return this.send({ type: 'takeback' }); }
   takebackAnswer(agree) { return this.send({ type: 'takeback_answer', agree }); }
+  // The coach's advice for this seat at its turn (a room with the coach on).
+  hint() { return this.send({ type: 'hint' }); }
 
   close() {
     this.closed = true;

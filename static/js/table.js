@@ -8,7 +8,7 @@ import { h, on } from './dom.js';
 import { t, has, listOf, number, titleName, cardName, dateTime, fromNow, WHEN } from './i18n.js';
 import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
-import { groupLegal, actionLabel, trickJustTaken } from './actions.js';
+import { groupLegal, actionLabel, parseAction, reasonText, trickJustTaken } from './actions.js';
 import { Region } from './store.js';
 import { play as playSound } from './sounds.js';
 
@@ -217,10 +217,11 @@ export class Table {
       { fallback: () => this.el.querySelector('.hand .card[tabindex="0"]') || this.el.querySelector('.hand') });
     this.controls.el.addEventListener('keydown', moveAmong('button:not([disabled])'));
     this.takeback = new Region(h('div', { class: 'takeback-box' }));
+    this.coach = new Region(h('div', { class: 'coach-box' }));
     this.hand = new Region(h('div', { class: 'hand-box' }), { fallback: () => this.el.querySelector('.hand') });
     this.center = h('div', { class: 'center' }, this.info.el, this.pace.el, this.banners.el, this.help.el,
       h('div', { class: 'mid' }, this.trick.el, this.summary.el), this.centerRow.el, this.log.el);
-    this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.takeback.el, this.controls.el, this.hand.el);
+    this.me = h('div', { class: 'me' }, this.seatRegions[base].el, this.takeback.el, this.coach.el, this.controls.el, this.hand.el);
     this.el.replaceChildren(this.opponents, this.center, this.me);
     this.builtFor = `${n}:${base}`;
   }
@@ -256,7 +257,7 @@ export class Table {
       this.seatRegions[s].render(key, () => this.seatBox(view, s, pos, fam, clock));
     }
     this.info.render(JSON.stringify([lang, view.deal, view.phase, view.trump, view.contract, view.bid, view.declarer,
-      view.chooser, view.round, names, state.help]), () => this.infoStrip(view, fam, state));
+      view.chooser, view.round, names, state.help, this.ctx.coach()]), () => this.infoStrip(view, fam, state));
     this.help.render(JSON.stringify([lang, state.help, view.phase]), () => this.helpBox(view, fam, state));
     const turnTimer = timer && timer.pace === 'turn' && view.phase !== 'match_over' ? timer : null;
     this.pace.render(JSON.stringify([lang, turnTimer, turnTimer && names[turnTimer.seat], turnTimer && state.minute,
@@ -290,6 +291,35 @@ export class Table {
       state.chooser, state.confirm, view.hand, view.seat]), () => this.controlsEl(view, groups, state));
     this.hand.render(JSON.stringify([lang, view.hand, view.legal, view.to_act, state.busy, state.chooser]),
       () => this.handEl(view, groups, state));
+    const hint = this.ctx.coach() && state.hint && state.hint.version === state.version && state.hint.seat === view.seat
+      ? state.hint : null;
+    const asked = state.hintAsked === state.version && !hint;
+    this.coach.render(JSON.stringify([lang, this.ctx.coach(), mine, hint, asked, state.busy, view.phase]),
+      () => this.coachEl(view, mine, hint, asked, state));
+    this.markHint(hint);
+  }
+
+  // The coach (a room with it on): a Hint button at my turn; its advice in words, and the
+  // card or button it names marked until the match moves on.
+  coachEl(view, mine, hint, asked, state) {
+    if (!this.ctx.coach() || view.phase === 'match_over') return null;
+    if (hint) {
+      const text = t('coach.says', { action: actionLabel(hint.action, this.ctx.name), why: reasonText(hint.reason) });
+      return h('p', { class: 'coach-hint', 'data-role': 'hint-text', role: 'status' }, suitedText(text));
+    }
+    if (!mine) return null;
+    if (asked) return h('p', { class: 'coach-hint muted', 'data-role': 'hint-wait', role: 'status', text: t('coach.thinking') });
+    return h('button', { type: 'button', class: 'btn small ghost', 'data-role': 'hint', disabled: state.busy,
+      onclick: () => this.ctx.hint(), text: t('coach.ask') });
+  }
+
+  markHint(hint) {
+    for (const el of this.el.querySelectorAll('.hinted')) el.classList.remove('hinted');
+    if (!hint) return;
+    const p = parseAction(hint.action);
+    const target = this.el.querySelector(`.controls [data-action="${CSS.escape(hint.action)}"]`)
+      || (p.card ? this.el.querySelector(`.hand [data-card="${CSS.escape(p.card)}"]`) : null);
+    if (target) target.classList.add('hinted');
   }
 
   tickCountdown() {
@@ -375,6 +405,7 @@ export class Table {
     return h('div', { class: 'info-strip' },
       h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
       fam.infoItems(view, this.ctx),
+      this.ctx.coach() ? h('span', { class: 'badge coach', 'data-role': 'coach-on', title: t('coach.on_title'), text: t('coach.on') }) : null,
       hasHelp ? h('button', { type: 'button', class: `help-btn${state.help ? ' on' : ''}`, 'data-role': 'help', title: t('help'),
         'aria-label': t('help'), 'aria-expanded': state.help ? 'true' : 'false', onclick: () => this.ctx.toggleHelp() }, '?') : null);
   }

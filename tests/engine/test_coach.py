@@ -63,7 +63,10 @@ def test_bid_reason_counts_marriages_aces_and_tens_T3():
     view = _view(phase="bidding", bid=100, hand=["KH", "QH", "AS", "AD", "TC", "9C", "JS"],
                  legal=["bid:110", "pass"])
     assert explain(view, "bid:120") == {"code": "bid", "value": 120, "marriages": ["H"], "aces": 2, "tens": 1}
-    assert explain(view, "pass") == {"code": "pass", "value": 100, "marriages": ["H"], "aces": 2, "tens": 1}
+    assert explain(view, "pass") == {"code": "pass", "value": 110, "marriages": ["H"], "aces": 2, "tens": 1}
+    unseen = {**view, "hand": [], "legal": ["bid:100", "blind:120"]}  # before the hand is looked at (M-5)
+    assert explain(unseen, "blind:120") == {"code": "blind_unseen", "value": 120}
+    assert explain(unseen, "bid:100") == {"code": "bid_unseen", "value": 100}
 
 
 def test_play_reasons_follow_the_trick_T20_T21_C4():
