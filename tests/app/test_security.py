@@ -343,16 +343,17 @@ def test_stall_causes():
 
 def test_a_full_collection_is_named_as_the_stall_cause():
     """A stall of the event loop by a generation-2 collection is counted as ``gc2``
-    in kozyr_loop_lag_seconds (app/metrics.py: gc.callbacks time each collection)."""
+    in kozyr_loop_lag_seconds (app/metrics.py: gc.callbacks time each collection).
+    The collector's time is CPU time: on a machine so busy that the collection itself
+    waits for a core (seen: 2.6 s of lag, 5 ms of CPU) the stall is rightly
+    ``off_cpu``, so the run is tried again, three times at most."""
     import asyncio
     import gc
 
     from app.config import Settings
     from app.metrics import Metrics
 
-    metrics = Metrics(Settings(stall_log_ms=0), rooms=lambda: 0, live_matches=lambda: 0, connections=lambda: 0)
-
-    async def main() -> None:
+    async def main(metrics: Metrics) -> None:
         metrics.start_watch()
         await asyncio.sleep(0.05)
         held = [[i] for i in range(600_000)]  # tracked objects a full collection must walk
@@ -363,6 +364,13 @@ def test_a_full_collection_is_named_as_the_stall_cause():
         metrics.stop_watch()
         del held
 
-    asyncio.run(main())
-    causes = metrics.lag_by_cause()
-    assert causes.get("gc2", {}).get("count", 0) >= 1, causes
+    seen = []
+    for _ in range(3):
+        metrics = Metrics(Settings(stall_log_ms=0), rooms=lambda: 0, live_matches=lambda: 0, connections=lambda: 0)
+        asyncio.run(main(metrics))
+        causes = metrics.lag_by_cause()
+        seen.append(causes)
+        if causes.get("gc2", {}).get("count", 0) >= 1:
+            break
+        assert set(causes) <= {"off_cpu", "gc2"}, causes  # nothing else stalled it
+    assert causes.get("gc2", {}).get("count", 0) >= 1, seen
