@@ -20,7 +20,7 @@ from collections import Counter
 import pytest
 
 from engine import VARIANTS, find_variant
-from engine.bots.fast import QUIT, from_match
+from engine.bots.fast import QUIT, from_match, greedy_policy
 
 LONG = bool(os.environ.get("KOZYR_LONG"))
 POSITIONS = int(os.environ.get("KOZYR_PLAYOUT_POSITIONS", 10_000))
@@ -62,10 +62,21 @@ def _codes(state, actions: list[str]) -> list[int]:
     return sorted(state.code(a) for a in actions)
 
 
+def _pick(actions: list[str], rng: random.Random) -> str:
+    """A random action; a marriage (T-23, M-16) when one is offered, half the time."""
+    if rng.random() < 0.5:
+        marriages = [a for a in actions if a.startswith("marriage:")]
+        if marriages:
+            return rng.choice(marriages)
+    return rng.choice(actions)
+
+
 def _check_run(m, state, rng: random.Random, tally: Tally, where: str) -> None:
     """Run ``state`` in lockstep with ``m`` (consumed) to the end of the deal."""
     rows = len(m.scoresheet())
     roles = len(m.role_table())
+    last_deal = m.last_deal  # replaced when a deal ends (ENGINE_API: the view's last_deal)
+    smart = rng.random() < 0.5  # the rule of thumb plays: contracts made or missed narrowly
     while True:
         seat = m.to_act()[0]
         assert state.turn == seat, f"{where}: turn {state.turn} != {seat}"
@@ -74,14 +85,19 @@ def _check_run(m, state, rng: random.Random, tally: Tally, where: str) -> None:
         tally["lockstep"] += 1
         plays = [a for a in legal if a not in _QUITS]
         quit_now = len(plays) < len(legal) and rng.random() < 0.25  # T-15, T-18, M-14
-        action = legal[-1] if quit_now or not plays else rng.choice(plays)  # a quit is last
+        if quit_now or not plays:
+            action = legal[-1]  # a quit is listed last
+        elif smart:
+            action = state.action_text(greedy_policy(state, state.legal(), rng))
+        else:
+            action = _pick(plays, rng)
         before = m.last_trick
         state.play(state.code(action))
         m.apply(seat, action)
         if m.last_trick is not before and action not in _QUITS:  # a trick completed (C-4)
             assert state.trick_winner() == m.last_trick["winner"], f"{where}: trick winner"
             tally["tricks"] += 1
-        ended = len(m.scoresheet()) > rows
+        ended = m.last_deal is not last_deal
         assert state.done == ended, f"{where}: done {state.done}, engine ended {ended}"
         if ended:
             row = m.scoresheet()[rows]
@@ -153,30 +169,37 @@ def _sample(vid: str, seed: int, tally: Tally, limit: int) -> None:
     if vid.startswith("thousand-10") and rng.random() < 0.4:
         m.start_from_totals([rng.choice(near) for _ in range(seats)])
     deals, most = 0, rng.randint(1, 12)
-    runs_left = rng.randint(1, 2)
+    cards = len(v.deck(seats))  # at most this many plays in a deal
+
+    def starts() -> set[int]:
+        """The play steps of a deal where lockstep runs start: any depth alike, and the
+        first lead often (the quits are offered there)."""
+        out = {rng.randrange(cards) for _ in range(rng.randint(1, 2))}
+        return out | {0} if rng.random() < 0.3 else out
+
+    run_at, step = starts(), 0
     while not m.is_over() and tally["positions"] < limit and deals < most:
         seat = m.to_act()[0]
         legal = m.legal_actions(seat)
-        if m.view(None)["phase"] == "play":
-            src = m if rng.random() < 0.5 else m.determinize(seat, rng)  # hidden cards anew
+        if m.phase == "play":
+            src = m if rng.random() < 0.7 else m.determinize(seat, rng)  # hidden cards anew
             state = from_match(src)
             where = f"{vid} seed={seed} action={len(m.actions)}"
             assert state.turn == seat
             assert sorted(state.legal()) == _codes(state, src.legal_actions(seat)), f"{where}: legal"
             tally["positions"] += 1
-            first = not any(state.tricks) and not state.trick  # the quits are offered here
-            if runs_left and rng.random() < (0.5 if first else 0.25):
-                runs_left -= 1
+            step += 1
+            if step - 1 in run_at:
                 twin = m.copy() if src is m else src
                 _check_run(twin, state, random.Random(rng.getrandbits(32)), tally, where)
                 tally["runs"] += 1
         plays = [a for a in legal if a.partition(":")[0] not in _QUITS]
-        action = rng.choice(plays if plays and rng.random() < 0.95 else legal)
-        rows = len(m.scoresheet())
+        action = _pick(plays, rng) if plays and rng.random() < 0.95 else rng.choice(legal)
+        last_deal = m.last_deal
         m.apply(seat, action)
-        if len(m.scoresheet()) > rows:
+        if m.last_deal is not last_deal:
             deals += 1
-            runs_left = rng.randint(1, 2)
+            run_at, step = starts(), 0
 
 
 FAMILIES = {fam: [v for v in VARIANTS if find_variant(v).family == fam]
@@ -246,3 +269,93 @@ def test_from_match_refuses_other_phases() -> None:
     m = find_variant("thousand-1001").new_match(3, seed=1)
     with pytest.raises(ValueError, match="play"):
         from_match(m)
+
+
+def _scripted(m, script: list[str]) -> None:
+    """Apply ``script`` in order, each by the seat to act (every action must be legal)."""
+    for action in script:
+        m.apply(m.to_act()[0], action)
+
+
+def _both_legal(m) -> list[str]:
+    """The engine's legal actions, after checking the compact state lists the same."""
+    state = from_match(m)
+    legal = m.legal_actions(m.to_act()[0])
+    assert sorted(state.legal()) == _codes(state, legal)
+    _check_run(m.copy(), state, random.Random(1), Tally(), "scripted")
+    return legal
+
+
+@pytest.mark.parametrize("overtrump", [True, False])
+def test_must_overtrump_M15(overtrump: bool) -> None:
+    # rule M-15: a follower trumping a trumped trick must trump higher if he can
+    hands = [["AS", "KD", "QD", "9D", "9H", "JH", "QH"], ["AD", "AC", "KC", "QC", "JC", "TC", "9C"],
+             ["TD", "JD", "9S", "JS", "KH", "TH", "AH"]]
+    m = find_variant("tysiac-pl").new_match(3, seed=1, first_dealer=2, options={
+        "must_overtrump": overtrump}, preset_deals=[{"hands": hands, "rest": ["QS", "KS", "TS"]}])
+    _scripted(m, ["bid:100", "pass", "pass", "give:QS>1", "give:TS>2", "contract:100",
+                  "play:AS", "play:QS", "play:9S",  # seat 0 takes a trick, so may declare (M-16)
+                  "marriage:KD", "play:AD", "play:TD",  # ♦ trump; seat 1 wins with A♦
+                  "play:AC", "play:JD"])  # seat 2 trumps the ♣ lead with J♦
+    legal = _both_legal(m)  # seat 0, void in ♣, holds Q♦ and 9♦
+    assert sorted(legal) == (["play:QD"] if overtrump else ["play:9D", "play:QD"])
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_king_strict_K7(strict: bool) -> None:
+    # rule K-7 [king_strict]: K♥ must go under a heart lead with A♥ already in the trick
+    hands = [["AS", "AC", "AD", "AH", "QH", "JH", "TH", "9H"], ["KH", "8H", "7S", "8S", "7C", "8C", "7D", "8D"],
+             ["9S", "TS", "JS", "9C", "TC", "JC", "9D", "TD"], ["QS", "KS", "QC", "KC", "JD", "QD", "KD", "7H"]]
+    order = ["king", "tricks", "boys", "girls", "hearts", "last2", "all"]
+    m = find_variant("king-classic").new_match(4, seed=1, first_dealer=3, options={
+        "order": order, "king_strict": strict}, preset_deals=[{"hands": hands, "rest": []}])
+    _scripted(m, ["play:AS", "play:7S", "play:9S", "play:QS", "play:AC", "play:7C", "play:9C", "play:QC",
+                  "play:AD", "play:7D", "play:9D", "play:JD",
+                  "play:AH"])  # seat 0 holds only hearts now: he may lead one (K-6)
+    legal = _both_legal(m)
+    assert sorted(legal) == (["play:KH"] if strict else ["play:8H", "play:KH"])
+
+
+def _to_play(vid: str, seats: int, seed: int, options: dict) -> tuple:
+    """A match brought to its first lead by seeded random calls (no quits)."""
+    rng = random.Random(seed)
+    m = find_variant(vid).new_match(seats, seed=seed, options=options)
+    while m.phase != "play":
+        s = m.to_act()[0]
+        plays = [a for a in m.legal_actions(s) if a.partition(":")[0] not in _QUITS]
+        m.apply(s, rng.choice(plays))
+    return m, list(m.actions)
+
+
+def test_declarer_rounds_M19() -> None:
+    # rule M-19: the declarer's count is his raw points (rounded with declarer_rounds):
+    # a play-out found on the compact state where rounding decides, judged by the engine
+    for seed in range(200):
+        m, prefix = _to_play("thousand-ru", 3, seed, {"declarer_rounds": False})
+        base = from_match(m)
+        rng = random.Random(seed)
+        for _ in range(200):
+            state, line = base.copy(), []
+            while not state.done:
+                legal = [c for c in state.legal() if c < QUIT]
+                code = greedy_policy(state, legal, rng) if rng.random() < 0.7 else rng.choice(legal)
+                line.append(state.action_text(code))
+                state.play(code)
+            d = state.declarer
+            raw = state.points_raw()[d] + state.married[d]
+            if raw < state.contract <= state._round(raw - state.married[d]) + state.married[d]:
+                break
+        else:
+            continue
+        for rounds in (False, True):
+            m2 = find_variant("thousand-ru").new_match(3, seed=seed, options={"declarer_rounds": rounds})
+            for s, a in prefix:
+                m2.apply(s, a)
+            state = from_match(m2)
+            _scripted(m2, line[:-1])
+            for a in line[:-1]:
+                state.play(state.code(a))
+            _check_run(m2, state, random.Random(0), Tally(), f"seed {seed}")  # one card left
+            assert state.scores()[d] == (state.contract if rounds else -state.contract)
+        return
+    pytest.fail("no play-out where rounding decides the contract")
