@@ -10,8 +10,10 @@ from .state import MARRY, QUIT
 
 def random_policy(state: Any, legal: list[int], rng: random.Random) -> int:
     """Any legal code, uniformly (never the quit of Тысяча: a play-out plays the deal)."""
-    cards = [c for c in legal if c < QUIT] or legal
-    return cards[int(rng.random() * len(cards))]
+    n = len(legal)
+    if legal[-1] >= QUIT and n > 1:  # the quit is listed last
+        n -= 1
+    return legal[int(rng.random() * n)]
 
 
 def _beats(state: Any, code: int) -> bool:

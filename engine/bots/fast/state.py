@@ -42,14 +42,16 @@ def card_codes(variant_id: str, seats: int) -> tuple[dict[str, int], list[str]]:
     return tables
 
 
+def _suit_bits(suit: int) -> list[list[int]]:
+    return [[9 * suit + b for b in range(9) if m >> b & 1] for m in range(512)]
+
+
+_B0, _B1, _B2, _B3 = (_suit_bits(s) for s in range(4))
+
+
 def bits(mask: int) -> list[int]:
-    """The codes of the cards in ``mask``, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The codes of the cards in ``mask``, low to high (a new list)."""
+    return _B0[mask & 511] + _B1[mask >> 9 & 511] + _B2[mask >> 18 & 511] + _B3[mask >> 27 & 511]
 
 
 def mask_of(cards: Any, code_of: dict[str, int]) -> int:
@@ -161,12 +163,25 @@ class PlayState:
         raise NotImplementedError
 
     def play(self, code: int) -> None:
-        """Play ``code`` for the seat to play; no check (``legal()`` lists what is legal)."""
+        """Play card ``code`` for the seat to play; no check (``legal()`` lists what is
+        legal).  Тысяча's state takes its ``MARRY`` / ``QUIT`` codes too."""
         seat = self.turn
-        card = code & 63
-        self.hands[seat] &= ~(1 << card)
-        self._put(seat, card)
-        if len(self.trick) < self.size:
+        self.hands[seat] &= ~(1 << code)
+        trick = self.trick
+        if not trick:  # _put, inlined (the hot path)
+            self.led = code // 9
+            self.best_seat, self.best = seat, code
+            self.trumped = False
+        else:
+            best = self.best
+            if code // 9 == best // 9:
+                if code > best:
+                    self.best_seat, self.best = seat, code
+            elif code // 9 == self.trump:
+                self.best_seat, self.best = seat, code
+                self.trumped = True
+        trick.append((seat, code))
+        if len(trick) < self.size:
             self.turn = self.nxt[seat]
             return
         winner = self.best_seat
