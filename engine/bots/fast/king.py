@@ -40,7 +40,7 @@ class KingState(PlayState):
         before = [s for s in range(n) if s != last for _ in range(self.tricks[s])]
         if last is not None:
             before += [last] * self.tricks[last]
-        self.before_winners = before
+        self.before_winners = tuple(before)
 
     def wants_tricks(self) -> bool:
         return self.contract == TRUMP
@@ -82,7 +82,7 @@ class KingState(PlayState):
     def trick_winners(self) -> list[int]:
         """The winner of every trick of the deal (those before the state as far as K-4
         needs them: counts, and the last one)."""
-        return self.before_winners + self.winners
+        return [*self.before_winners, *self.winners]
 
     def scores(self) -> list[int]:
         n = self.seats

@@ -25,7 +25,7 @@ class KorolState(PlayState):
         self.ru = vid == "korol-ru"
         self.round = view["round"]
         self.targets = _TARGETS[vid, min(self.round, 1)]
-        self.order = list(view["order"])
+        self.order = tuple(view["order"])
         live = set(view["active"])
         self.active = [s in live for s in range(4)]
         self.n_active = len(live)

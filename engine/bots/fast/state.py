@@ -25,10 +25,10 @@ NO_TRUMP = -1
 MARRY = 64  # added to a K / Q (an ace, M-17) led as a marriage: ``marriage:KH``
 QUIT = 128  # Тысяча: ``throw`` (T-15), ``refuse`` (T-18), ``writeoff`` (M-14)
 
-_TABLES: dict[tuple[str, int], tuple[dict[str, int], list[str]]] = {}
+_TABLES: dict[tuple[str, int], tuple[dict[str, int], tuple[str, ...]]] = {}
 
 
-def card_codes(variant_id: str, seats: int) -> tuple[dict[str, int], list[str]]:
+def card_codes(variant_id: str, seats: int) -> tuple[dict[str, int], tuple[str, ...]]:
     """``(code_of, name_of)`` for the variant's deck at that many seats: card text ->
     code, and code -> card text ("" where no card of the deck has that code)."""
     tables = _TABLES.get((variant_id, seats))
@@ -38,7 +38,7 @@ def card_codes(variant_id: str, seats: int) -> tuple[dict[str, int], list[str]]:
         name_of = [""] * 36
         for c, k in code_of.items():
             name_of[k] = c
-        tables = _TABLES[variant_id, seats] = (code_of, name_of)
+        tables = _TABLES[variant_id, seats] = (code_of, tuple(name_of))
     return tables
 
 
@@ -77,7 +77,7 @@ class PlayState:
     variant_id: str
     seats: int
     code_of: dict[str, int]
-    name_of: list[str]
+    name_of: tuple[str, ...]
     hands: list[int]  # per seat, a mask of codes
     won: list[int]  # per seat, the cards of the tricks taken (this deal)
     tricks: list[int]  # per seat, the tricks taken (this deal)

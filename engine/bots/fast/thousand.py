@@ -62,7 +62,7 @@ class ThousandState(PlayState):
         self.declarer = view["declarer"]
         self.contract = view["contract"]
         self.bid = view["bid"]
-        self.calling = calling = list(view["active"])
+        self.calling = calling = tuple(view["active"])
         n = len(calling)
         self.nxt = {s: calling[(i + 1) % n] for i, s in enumerate(calling)}
         self.size = n
@@ -73,7 +73,7 @@ class ThousandState(PlayState):
             self.married[s] += ACE_MARRIAGE if suit == "A" else MARRIAGE_VALUE[suit]
         self.first_lead = not view["trick"] and not any(self.tricks)
         self.discards = card_points(where.get("discard", ()))
-        self.before = list(view["totals"])
+        self.before = tuple(view["totals"])
         self.forced = bool(view.get("forced"))
         self.blind = self.modern and view["blind"] is not None and view["blind"] == self.declarer
         self.golden = self.modern and bool(view["golden"])
