@@ -4,6 +4,8 @@ deal's scores by the engine's own functions (``king_rules.penalties``,
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core import Match
 from ...variants.king_rules import EARLY_END_CARDS, KING_MUST_GO, NO_HEART_LEAD, TRUMP, penalties, trick_pay
 from .state import SUIT_MASK, PlayState, bits, mask_of
@@ -41,6 +43,12 @@ class KingState(PlayState):
         if last is not None:
             before += [last] * self.tricks[last]
         self.before_winners = tuple(before)
+
+    def _copy_into(self, t: Any) -> None:
+        t.contract, t.chooser, t.hand_size = self.contract, self.chooser, self.hand_size
+        t.no_heart_lead, t.king_must_go, t.king_strict = self.no_heart_lead, self.king_must_go, self.king_strict
+        t.kh, t.ah, t.penalty_mask, t.before_winners = self.kh, self.ah, self.penalty_mask, self.before_winners
+        t.taken = self.taken
 
     def wants_tricks(self) -> bool:
         return self.contract == TRUMP

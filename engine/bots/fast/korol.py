@@ -4,6 +4,8 @@ R-35, R-45), a leaver's cards handed on (R-46) and the deal's end (R-3)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...variants.korol_play import TITLES, KorolMatch
 from .state import SUIT_MASK, PlayState, bits
 
@@ -44,6 +46,13 @@ class KorolState(PlayState):
             legal = match.legal_actions(self.turn)
             self.lead_duty = len(legal) < len(where[f"hand:{self.turn}"])
         self._recount()
+
+    def _copy_into(self, t: Any) -> None:
+        t.ru, t.round, t.order, t.targets, t.seat_of = self.ru, self.round, self.order, self.targets, self.seat_of
+        t.active, t.tally, t.new_titles = self.active.copy(), self.tally.copy(), self.new_titles.copy()
+        t.won_at = self.won_at.copy()  # its lists are replaced, never changed
+        t.n_active, t.leavers, t.prince_leads = self.n_active, self.leavers, self.prince_leads
+        t.lead_duty, t.round_ended = self.lead_duty, self.round_ended
 
     def _recount(self) -> None:
         order, active = self.order, self.active

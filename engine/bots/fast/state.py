@@ -114,20 +114,19 @@ class PlayState:
             self._put(s, code_of[c])
 
     def copy(self) -> PlayState:
-        """An independent copy (the lists copied, the tables shared)."""
-        twin = object.__new__(type(self))
-        for k in self._all_slots():
-            v = getattr(self, k)
-            setattr(twin, k, v.copy() if type(v) is list else v)
-        return twin
+        """An independent copy: the changing lists copied, the tables shared."""
+        t = object.__new__(type(self))
+        t.variant_id, t.seats, t.code_of, t.name_of = self.variant_id, self.seats, self.code_of, self.name_of
+        t.hands, t.won, t.tricks = self.hands.copy(), self.won.copy(), self.tricks.copy()
+        t.trick, t.winners = self.trick.copy(), self.winners.copy()
+        t.turn, t.trump, t.led, t.best_seat, t.best = self.turn, self.trump, self.led, self.best_seat, self.best
+        t.trumped, t.done, t.nxt, t.size = self.trumped, self.done, self.nxt, self.size
+        self._copy_into(t)
+        return t
 
-    @classmethod
-    def _all_slots(cls) -> list[str]:
-        names = cls.__dict__.get("_slot_names")
-        if names is None:
-            names = [n for c in cls.__mro__ for n in getattr(c, "__slots__", ())]
-            cls._slot_names = names  # type: ignore[attr-defined]
-        return names
+    def _copy_into(self, t: Any) -> None:
+        """The family's part of :meth:`copy` (its own slots)."""
+        raise NotImplementedError
 
     # -- the trick (rule C-4) -----------------------------------------------------
 
@@ -165,6 +164,10 @@ class PlayState:
     def play(self, code: int) -> None:
         """Play card ``code`` for the seat to play; no check (``legal()`` lists what is
         legal).  Тысяча's state takes its ``MARRY`` / ``QUIT`` codes too."""
+        if code >= MARRY:  # not a plain card: the family's (Тысяча: a marriage, a quit)
+            code = self._special(code)
+            if code < 0:
+                return
         seat = self.turn
         self.hands[seat] &= ~(1 << code)
         trick = self.trick
@@ -196,6 +199,11 @@ class PlayState:
 
     def _after_trick(self, winner: int) -> None:
         raise NotImplementedError
+
+    def _special(self, code: int) -> int:
+        """Carry out a code above the cards' (``MARRY``, ``QUIT``): the card to play
+        then, or -1 when no card is played."""
+        raise ValueError(f"not a card code: {code}")
 
     def scores(self) -> list[int]:
         """Each seat's score for the deal, once ``done`` (see the family's class)."""

@@ -4,6 +4,8 @@ engine's own (:mod:`engine.variants.thousand_cards`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core import Match
 from ...variants.thousand_cards import (
     ALL_NINES,
@@ -49,7 +51,7 @@ class ThousandState(PlayState):
     the row's ``scores`` (T-25, T-26, T-27, T-7); modern, its ``written`` scores
     (M-19 … M-22: the barrel, bolts and the dump, M-23 steps 2-5, stay the engine's)."""
 
-    __slots__ = ("modern", "declarer", "contract", "bid", "calling", "married", "first_lead",
+    __slots__ = ("modern", "declarer", "contract", "bid", "calling", "married",
                  "declare_any", "quit_ok", "must_beat", "overtrump", "ace_marriage",
                  "discards", "options", "before", "sitter", "sitter_score", "forced",
                  "blind", "golden", "quit", "marriages", "quit_scores")
@@ -71,7 +73,7 @@ class ThousandState(PlayState):
         self.married = [0] * self.seats
         for s, suit in self.marriages:
             self.married[s] += ACE_MARRIAGE if suit == "A" else MARRIAGE_VALUE[suit]
-        self.first_lead = not view["trick"] and not any(self.tricks)
+        first_lead = not view["trick"] and not any(self.tricks)
         self.discards = card_points(where.get("discard", ()))
         self.before = tuple(view["totals"])
         self.forced = bool(view.get("forced"))
@@ -79,7 +81,7 @@ class ThousandState(PlayState):
         self.golden = self.modern and bool(view["golden"])
         self.quit = "writeoff" if self.modern else _QUIT_OF[vid]
         # the quit is offered until the first lead: the engine says whether it is now
-        self.quit_ok = self.first_lead and self.quit in match.legal_actions(self.turn)
+        self.quit_ok = first_lead and self.quit in match.legal_actions(self.turn)
         if self.modern:
             self.declare_any = o["marriage_first_lead"]  # M-16
             self.must_beat, self.overtrump = o["must_beat"], o["must_overtrump"]  # M-15
@@ -114,6 +116,17 @@ class ThousandState(PlayState):
         if self.variant_id == "thousand-1001":
             return round_to_5(points)
         return round_to_10(points, self.options["round5_up"])
+
+    def _copy_into(self, t: Any) -> None:
+        t.modern, t.declarer, t.contract, t.bid, t.calling = (
+            self.modern, self.declarer, self.contract, self.bid, self.calling)
+        t.declare_any, t.must_beat, t.overtrump, t.ace_marriage = (
+            self.declare_any, self.must_beat, self.overtrump, self.ace_marriage)
+        t.discards, t.options, t.before, t.sitter, t.sitter_score = (
+            self.discards, self.options, self.before, self.sitter, self.sitter_score)
+        t.forced, t.blind, t.golden, t.quit = self.forced, self.blind, self.golden, self.quit
+        t.married, t.marriages = self.married.copy(), self.marriages.copy()
+        t.quit_ok, t.quit_scores = self.quit_ok, self.quit_scores
 
     # -- legal (T-21, T-22, T-23; M-15, M-16, M-17) -----------------------------------
 
@@ -159,26 +172,23 @@ class ThousandState(PlayState):
 
     # -- play -----------------------------------------------------------------------------
 
-    def play(self, code: int) -> None:
-        if code >= MARRY:
-            if code >= QUIT:
-                self._score_quit()
-                return
-            card = code & 63
-            suit = card // 9
-            if card % 9 == _A:  # M-17: 200, no trump
-                self.marriages.append((self.turn, "A"))
-                self.married[self.turn] += ACE_MARRIAGE
-            else:  # T-23: trump at once, the led card included
-                self.trump = suit
-                self.marriages.append((self.turn, SUITS[suit]))
-                self.married[self.turn] += MARRIAGE_VALUE[SUITS[suit]]
-            code = card
-        self.first_lead = False
-        self.quit_ok = False
-        PlayState.play(self, code)
+    def _special(self, code: int) -> int:
+        if code >= QUIT:
+            self._score_quit()
+            return -1
+        card = code & 63
+        suit = card // 9
+        if card % 9 == _A:  # M-17: 200, no trump
+            self.marriages.append((self.turn, "A"))
+            self.married[self.turn] += ACE_MARRIAGE
+        else:  # T-23: trump at once, the led card included
+            self.trump = suit
+            self.marriages.append((self.turn, SUITS[suit]))
+            self.married[self.turn] += MARRIAGE_VALUE[SUITS[suit]]
+        return card
 
     def _after_trick(self, winner: int) -> None:
+        self.quit_ok = False  # T-15, T-18, M-14: only before the first lead
         self.turn = winner  # T-20
         if not self.hands[winner]:
             self.done = True
