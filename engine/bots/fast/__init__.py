@@ -23,8 +23,8 @@ higher code of a suit is a higher card.  Two codes that are not cards:
 ``card | MARRY`` leads a K or Q as a marriage (``marriage:KH``; an ace with
 M-17), ``QUIT`` is Тысяча's ``throw`` / ``refuse`` / ``writeoff`` before the
 first lead.  ``state.action_text(code)`` and ``state.code(action)`` convert
-to and from the engine's actions; ``state.card_code`` / ``state.name_of``
-map cards.
+to and from the engine's actions; ``state.code_of`` (card -> code) and
+``state.name_of`` (code -> card) map cards, ``bits(mask)`` lists a mask's codes.
 
 What ``scores()`` holds, per family:
 
@@ -38,6 +38,8 @@ What ``scores()`` holds, per family:
 * Король / Król: the row's ``scores``, the tricks each seat took in the deal
   (R-7); ``state.new_titles`` the titles taken in the round so far (R-14,
   R-27, R-35, R-45); ``done`` also when the round ends mid-deal.
+
+Speed: ``bench/playout.py`` (play-outs per second against stepping the engine).
 
 Only the trick play is covered: bidding, the talon, choices and trades before
 the play stay on the engine (``from_match`` raises ``ValueError`` outside the
