@@ -51,7 +51,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ...core import Match
+from ... import Match
 from .king import KingState
 from .korol import KorolState
 from .policy import greedy_policy, random_policy

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Match
+from ... import Match
 from ...variants.king_rules import EARLY_END_CARDS, KING_MUST_GO, NO_HEART_LEAD, TRUMP, penalties, trick_pay
 from .state import SUIT_MASK, PlayState, bits, mask_of
 

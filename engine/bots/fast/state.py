@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Match, find_variant
+from ... import Match, find_variant
 
 SUITS = "SCDH"
 SUIT_MASK = tuple(0x1FF << (9 * s) for s in range(4))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Match
+from ... import Match
 from ...variants.thousand_cards import (
     ALL_NINES,
     CARD_POINTS,
