@@ -43,6 +43,7 @@ class KingState(PlayState):
         if last is not None:
             before += [last] * self.tricks[last]
         self.before_winners = tuple(before)
+        self._lay_trick(view)
 
     def _copy_into(self, t: Any) -> None:
         t.contract, t.chooser, t.hand_size = self.contract, self.chooser, self.hand_size

@@ -46,6 +46,7 @@ class KorolState(PlayState):
             legal = match.legal_actions(self.turn)
             self.lead_duty = len(legal) < len(where[f"hand:{self.turn}"])
         self._recount()
+        self._lay_trick(view)
 
     def _copy_into(self, t: Any) -> None:
         t.ru, t.round, t.order, t.targets, t.seat_of = self.ru, self.round, self.order, self.targets, self.seat_of

@@ -110,8 +110,17 @@ class PlayState:
         self.best_seat = -1
         self.best = -1
         self.trumped = False
+
+    def _lay_trick(self, view: dict) -> None:
+        """The view's trick laid again through :meth:`play` (the family's ``nxt`` and
+        ``size`` are set), each card back in its player's hand first."""
+        turn = self.turn
         for s, c in view["trick"]:
-            self._put(s, code_of[c])
+            code = self.code_of[c]
+            self.hands[s] |= 1 << code
+            self.turn = s
+            self.play(code)
+        self.turn = turn
 
     def copy(self) -> PlayState:
         """An independent copy: the changing lists copied, the tables shared."""
@@ -129,25 +138,6 @@ class PlayState:
         raise NotImplementedError
 
     # -- the trick (rule C-4) -----------------------------------------------------
-
-    def _put(self, seat: int, code: int) -> None:
-        """``code`` (already out of the hand) on the trick; the best card so far kept."""
-        trick = self.trick
-        suit = code // 9
-        if not trick:
-            self.led = suit
-            self.best_seat, self.best = seat, code
-            self.trumped = False
-        else:
-            best = self.best
-            bsuit = best // 9
-            if suit == bsuit:
-                if code > best:
-                    self.best_seat, self.best = seat, code
-            elif suit == self.trump:
-                self.best_seat, self.best = seat, code
-                self.trumped = True
-        trick.append((seat, code))
 
     def wants_tricks(self) -> bool:
         """Whether tricks are worth taking in this deal (False: Кинг's negative deals)."""
@@ -171,7 +161,7 @@ class PlayState:
         seat = self.turn
         self.hands[seat] &= ~(1 << code)
         trick = self.trick
-        if not trick:  # _put, inlined (the hot path)
+        if not trick:  # rule C-4: the best card so far (the led suit's, or a trump)
             self.led = code // 9
             self.best_seat, self.best = seat, code
             self.trumped = False

@@ -96,6 +96,7 @@ class ThousandState(PlayState):
         if self.sitter is not None:
             shown = next(a for s, a in view["log"] if s is None and a.startswith("show:"))
             self.sitter_score = self._sitter(shown[5:].split(","))
+        self._lay_trick(view)
 
     def _sitter(self, talon: list[str]) -> int:
         """T-7 / M-20: what the dealer who sits out writes for the talon as dealt."""
