@@ -362,3 +362,17 @@ def test_declarer_rounds_M19() -> None:
             assert state.scores()[d] == (state.contract if rounds else -state.contract)
         return
     pytest.fail("no play-out where rounding decides the contract")
+
+
+def test_no_duty_to_beat_a_trumped_trick_T22_M15() -> None:
+    # rules T-22, M-15: a follower of the led suit need not beat it once the trick is trumped
+    hands = [["AS", "KD", "QD", "9D", "KC", "9C", "9H"], ["AD", "AC", "QC", "JC", "TC", "JH", "QH"],
+             ["TD", "JD", "9S", "JS", "KH", "TH", "AH"]]
+    m = find_variant("tysiac-pl").new_match(3, seed=1, first_dealer=2, options={"must_beat": True},
+                                            preset_deals=[{"hands": hands, "rest": ["QS", "KS", "TS"]}])
+    _scripted(m, ["bid:100", "pass", "pass", "give:QS>1", "give:TS>2", "contract:100",
+                  "play:AS", "play:QS", "play:9S", "marriage:KD", "play:AD", "play:TD",
+                  "play:QC"])  # seat 1 leads Q♣; seat 2, void in ♣, must trump (T-21)
+    assert _both_legal(m) == ["play:JD"]
+    m.apply(2, "play:JD")
+    assert sorted(_both_legal(m)) == ["play:9C", "play:KC"]  # not only the K♣ that beats Q♣
