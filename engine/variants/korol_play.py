@@ -104,6 +104,12 @@ class KorolMatch(Match):
         """The seat holding ``title`` in this round (from the round before)."""
         return self._title_seat[title]
 
+    def round_tricks_won(self, seat: int) -> list[int]:
+        """The round's trick numbers (1, 2, ... over the deals of this round) of the
+        tricks ``seat`` took in this round: the trick at which its tally reached each
+        count (rule R-15).  Public, read-only (the compact play-out state reads it)."""
+        return list(self.won_at[seat])
+
     def _active_in_order(self) -> list[int]:
         return [s for s in self.order if self.active[s]]
 
