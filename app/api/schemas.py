@@ -101,6 +101,9 @@ def _time_as_text(value: object) -> object:
     return value
 
 
+AwareTime = Annotated[AwareDatetime, BeforeValidator(_time_as_text)]  # RFC 3339 text with its zone
+
+
 class Away(BaseModel):
     until: Annotated[AwareDatetime | None, BeforeValidator(_time_as_text)] = Field(description="away until (a time with its zone; at most 365 days "
                                         "ahead are kept); null or a time past: back now")
@@ -126,10 +129,10 @@ VACATION = "the longest vacation (days) of a player that holds a deadline of thi
 MOVE_SECONDS = (300, 604800)
 
 
-class RoomCreate(BaseModel):
-    variant: str = one_of(VARIANT_IDS, "a variant id (GET /api/variants)")
-    options: dict[str, Any] | None = Field(None, description="the variant's options (GET /api/variants; "
-                                                            "422 invalid_options)")
+class RoomDefaults(BaseModel):
+    """The room form's fields besides the rules (a club preset keeps them as its room
+    defaults)."""
+
     seats: int | None = Field(None, ge=SEAT_COUNTS[0], le=SEAT_COUNTS[-1],
                               description="seat count, one of the variant's seat_counts; default: its first")
     take_seat: bool = Field(True, description="the host takes seat 0")
@@ -147,6 +150,37 @@ class RoomCreate(BaseModel):
     move_seconds: float | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=MOVE)
     on_deadline: Literal["bot", "wait"] = Field("bot", description=ON_DEADLINE)
     vacation_days: int = Field(14, ge=0, le=60, description=VACATION)
+
+
+class RoomCreate(RoomDefaults):
+    variant: str | None = Field(None, description="a variant id (GET /api/variants); needed unless "
+                                "`preset` gives it", json_schema_extra=enum(VARIANT_IDS))
+    options: dict[str, Any] | None = Field(None, description="the variant's options (GET /api/variants; "
+                                                            "422 invalid_options)")
+    preset: int | None = Field(None, ge=1, le=MAX_ID, description=(
+        "a club preset's id (the caller a member of its club): the room copies its variant, options "
+        "and room defaults (fields given here override the defaults; variant and options must not "
+        "be given: 422 preset_fixes_rules)"))
+
+
+class ClubRef(BaseModel):
+    id: int
+    name: str
+
+
+class OptionChange(BaseModel):
+    option: str
+    value: Any = Field(description="the room's value")
+    default: Any = Field(description="the variant's default")
+
+
+class PresetRef(BaseModel):
+    """The club preset a room was opened from: its name as copied then, and what the
+    room's options change from the variant's defaults (data; the client words it)."""
+
+    name: str = Field(description="as it was when the room was opened (the room keeps its copy)")
+    club: ClubRef | None
+    differs: list[OptionChange]
 
 
 class SeatPublic(BaseModel):
@@ -195,6 +229,7 @@ class RoomPublic(BaseModel):
     move_seconds: float | None = Field(None, description=MOVE)
     on_deadline: str = Field("bot", description=ON_DEADLINE)
     vacation_days: int = Field(14, description=VACATION)
+    preset: PresetRef | None = Field(None, description="a club's room: the preset it was opened from")
 
 
 class BotSeat(BaseModel):
@@ -264,6 +299,7 @@ class MatchSummary(BaseModel):
     result: MatchResult | None
     created_at: str
     finished_at: str | None
+    preset: str | None = Field(None, description="the club preset's name its room was opened from")
 
 
 class MyGame(MatchSummary):
