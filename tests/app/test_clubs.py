@@ -53,6 +53,11 @@ def members_of(client, club_id, owner) -> dict:
 def test_invite_link_membership_roles_and_refusals(cclient):
     c = cclient
     owner, ann, bob, eve = (new_player(c) for _ in range(4))
+    # a club's name follows the display names' rule (README "Names"); nothing is created
+    refused(c.post("/api/clubs", json={"name": "Клуб\u200b"}, headers=auth(owner)), 422, "invalid_name")
+    refused(c.post("/api/clubs", json={"name": "Клуб", "colour": "red"}, headers=auth(owner)), 422,
+            "invalid_request")
+    assert c.get("/api/players/me/clubs", headers=auth(owner)).json() == []
     club = make_club(c, owner, description="по четвергам", colour="#aa3300")
     cid = club["club"]["id"]
     assert club["me"] == {"role": "owner", "status": "active"}
@@ -66,16 +71,16 @@ def test_invite_link_membership_roles_and_refusals(cclient):
     assert r.status_code == 201, r.text
     invite = r.json()
     assert invite["invite_url"].endswith(f"/club/join/{invite['token']}")
-    assert c.get(f"/api/clubs/invites/{invite['token']}").json()["name"] == "Четверги"
-    assert c.get(f"/api/clubs/invites/{invite['token']}/qr.svg").headers["content-type"] == "image/svg+xml"
+    assert c.get(f"/api/club-invites/{invite['token']}").json()["name"] == "Четверги"
+    assert c.get(f"/api/club-invites/{invite['token']}/qr.svg").headers["content-type"] == "image/svg+xml"
 
-    refused(c.post("/api/clubs/invites/not-a-token/join", headers=auth(ann)), 404, "unknown_invite")
+    refused(c.post("/api/club-invites/not-a-token/join", headers=auth(ann)), 404, "unknown_invite")
     assert set(members_of(c, cid, owner)) == {owner["id"]}  # nothing changed
-    r = c.post(f"/api/clubs/invites/{invite['token']}/join", headers=auth(ann))
+    r = c.post(f"/api/club-invites/{invite['token']}/join", headers=auth(ann))
     assert r.json() == {"club": cid, "player": ann["id"], "role": "member", "status": "active"}
-    assert c.post(f"/api/clubs/invites/{invite['token']}/join", headers=auth(ann)).json()["status"] == "active"
+    assert c.post(f"/api/club-invites/{invite['token']}/join", headers=auth(ann)).json()["status"] == "active"
     assert page(c, cid, ann)["me"] == {"role": "member", "status": "active"}
-    assert [x["id"] for x in c.get("/api/clubs/mine", headers=auth(ann)).json()] == [cid]
+    assert [x["id"] for x in c.get("/api/players/me/clubs", headers=auth(ann)).json()] == [cid]
 
     # a member is not an admin: no invites, no changes, no approvals, no roles
     refused(c.post(f"/api/clubs/{cid}/invites", headers=auth(ann)), 403, "not_club_admin")
@@ -87,14 +92,14 @@ def test_invite_link_membership_roles_and_refusals(cclient):
     # revoked: the link stops working, and the club is as it was
     refused(c.delete(f"/api/clubs/{cid}/invites/{invite['id']}", headers=auth(ann)), 403, "not_club_admin")
     assert c.delete(f"/api/clubs/{cid}/invites/{invite['id']}", headers=auth(owner)).status_code == 204
-    refused(c.post(f"/api/clubs/invites/{invite['token']}/join", headers=auth(bob)), 404, "unknown_invite")
-    refused(c.get(f"/api/clubs/invites/{invite['token']}"), 404, "unknown_invite")
+    refused(c.post(f"/api/club-invites/{invite['token']}/join", headers=auth(bob)), 404, "unknown_invite")
+    refused(c.get(f"/api/club-invites/{invite['token']}"), 404, "unknown_invite")
     assert set(members_of(c, cid, owner)) == {owner["id"], ann["id"]}
     assert c.get(f"/api/clubs/{cid}/invites", headers=auth(owner)).json() == []
 
     # roles: the owner names an admin; an admin removes members but not admins
     token = c.post(f"/api/clubs/{cid}/invites", headers=auth(owner)).json()["token"]
-    c.post(f"/api/clubs/invites/{token}/join", headers=auth(bob))
+    c.post(f"/api/club-invites/{token}/join", headers=auth(bob))
     assert c.put(f"/api/clubs/{cid}/members/{ann['id']}/role", json={"role": "admin"},
                  headers=auth(owner)).json()["role"] == "admin"
     assert c.patch(f"/api/clubs/{cid}", json={"listed": True}, headers=auth(ann)).json()["club"]["listed"] is True
@@ -148,7 +153,7 @@ def club_of_four(client) -> tuple[int, list[dict]]:
     cid = make_club(client, people[0])["club"]["id"]
     token = client.post(f"/api/clubs/{cid}/invites", headers=auth(people[0])).json()["token"]
     for p in people[1:]:
-        assert client.post(f"/api/clubs/invites/{token}/join", headers=auth(p)).status_code == 200
+        assert client.post(f"/api/club-invites/{token}/join", headers=auth(p)).status_code == 200
     return cid, people
 
 
