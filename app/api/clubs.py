@@ -28,7 +28,7 @@ from ..db.errors import BadName, BadOptions, BadVariant
 from ..errors import responses
 from .deps import AUTH, ClubsDep, PlayerDep
 from .rooms import qr_svg
-from .schemas import FAMILIES, MAX_ID, VARIANT_IDS, AwareTime, OptionChange, RoomDefaults, enum
+from .schemas import FAMILIES, MAX_ID, VARIANT_IDS, AwareTime, OptionChange, RoomDefaults, enum, known
 
 router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 # an invite link's routes and my clubs: paths of their own, not shaped like /api/clubs/{club_id}/...
@@ -173,7 +173,7 @@ class SeasonCreate(BaseModel):
     name: str = Field(min_length=1, max_length=80)
     starts_at: AwareTime = Field(description="a time with its zone")
     ends_at: AwareTime = Field(description="after starts_at (422 invalid_season)")
-    families: list[Annotated[str, Field(json_schema_extra=enum(FAMILIES))]] = Field(
+    families: list[Annotated[str, Field(json_schema_extra=enum(FAMILIES)), known(FAMILIES)]] = Field(
         min_length=1, max_length=len(FAMILIES), description="the families whose matches count")
     points: list[Annotated[StrictInt, Field(ge=0, le=1000)]] = Field(
         [3, 1, 0, 0], min_length=1, max_length=4, description="points for 1st, 2nd, ... place (a place past "

@@ -221,6 +221,9 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     refused(c.post(f"/api/clubs/{cid}/seasons", json=body, headers=auth(people[1])), 403, "not_club_admin")
     refused(c.post(f"/api/clubs/{cid}/seasons", json={**body, "ends_at": PAST}, headers=auth(owner)),
             422, "invalid_season")
+    refused(c.post(f"/api/clubs/{cid}/seasons", json={**body, "families": ["chess"]}, headers=auth(owner)),
+            422, "invalid_request")
+    assert c.get(f"/api/clubs/{cid}/seasons", headers=auth(owner)).json() == []
     r = c.post(f"/api/clubs/{cid}/seasons", json=body, headers=auth(owner))
     assert r.status_code == 201, r.text
     season = r.json()
