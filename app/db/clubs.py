@@ -270,18 +270,27 @@ def past_matches(s: Session, season: m.Season) -> list[tuple[str, str, list[tupl
     return out
 
 
-def add_season_rows(s: Session, season: m.Season, players: list[int], placed: list[int],
-                    totals: list[float]) -> None:
-    """One counted match added to the season's table rows (callers hold lock_ratings)."""
+def season_rows(s: Session, season_id: int, players: list[int]) -> dict[int, m.SeasonRow]:
+    return {r.player_id: r for r in s.scalars(select(m.SeasonRow).where(
+        m.SeasonRow.season_id == season_id, m.SeasonRow.player_id.in_(players)))}
+
+
+def season_ratings(s: Session, season_id: int, family: str, players: list[int]) -> dict[tuple[str, int], m.SeasonRating]:
+    return {(family, r.player_id): r for r in s.scalars(select(m.SeasonRating).where(
+        m.SeasonRating.season_id == season_id, m.SeasonRating.family == family,
+        m.SeasonRating.player_id.in_(players)))}
+
+
+def add_to_rows(rows: dict[int, m.SeasonRow], season: m.Season, players: list[int], placed: list[int],
+                totals: list[float]) -> None:
+    """One counted match added to the season's table rows ``rows`` (by player; new
+    ones are made: the caller adds them to the session)."""
     points = list(season.points)
-    old = {r.player_id: r for r in s.scalars(select(m.SeasonRow).where(
-        m.SeasonRow.season_id == season.id, m.SeasonRow.player_id.in_(players)))}
     for pid, place, total in zip(players, placed, totals, strict=True):
-        row = old.get(pid)
+        row = rows.get(pid)
         if row is None:
-            row = old[pid] = m.SeasonRow(season_id=season.id, player_id=pid, matches=0, points=0.0, wins=0,
-                                         place_sum=0, total_sum=0.0)
-            s.add(row)
+            row = rows[pid] = m.SeasonRow(season_id=season.id, player_id=pid, matches=0, points=0.0, wins=0,
+                                          place_sum=0, total_sum=0.0)
         row.matches += 1
         row.points += float(points[place - 1]) if place <= len(points) else 0.0
         row.wins += int(place == 1)
@@ -289,20 +298,17 @@ def add_season_rows(s: Session, season: m.Season, players: list[int], placed: li
         row.total_sum += float(total)
 
 
-def season_ratings(s: Session, season_id: int, family: str, players: list[int]) -> dict[int, m.SeasonRating]:
-    return {r.player_id: r for r in s.scalars(select(m.SeasonRating).where(
-        m.SeasonRating.season_id == season_id, m.SeasonRating.family == family,
-        m.SeasonRating.player_id.in_(players)))}
-
-
-def save_season_rating(s: Session, season_id: int, family: str, player_id: int, after: tuple[float, float],
-                       old: m.SeasonRating | None) -> None:
-    if old is None:
-        s.add(m.SeasonRating(season_id=season_id, family=family, player_id=player_id, mu=after[0],
-                             sigma=after[1], matches=1))
+def set_rating(ratings: dict[tuple[str, int], m.SeasonRating], season_id: int, family: str, player_id: int,
+               after: tuple[float, float]) -> None:
+    """A player's club rating in the season after one more match (``ratings`` by
+    (family, player); a new one is made: the caller adds it to the session)."""
+    row = ratings.get((family, player_id))
+    if row is None:
+        ratings[(family, player_id)] = m.SeasonRating(season_id=season_id, family=family, player_id=player_id,
+                                                      mu=after[0], sigma=after[1], matches=1)
     else:
-        old.mu, old.sigma = after
-        old.matches += 1
+        row.mu, row.sigma = after
+        row.matches += 1
 
 
 def table_rows(s: Session, season_id: int) -> list[dict]:
