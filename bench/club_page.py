@@ -1,13 +1,15 @@
 """The club page's API for a club of many members and matches, on PostgreSQL (issue 37).
 
     .venv/bin/python bench/club_page.py [--members 200] [--matches 10000] [--rooms 500]
-        [--requests 200] [--url postgresql://postgres@127.0.0.1:5432/test]
+        [--other-clubs 20] [--other-matches 500] [--requests 200]
+        [--url postgresql://postgres@127.0.0.1:5432/test]
 
 Creates a fresh database ``kozyr_club_bench_<random>`` on the server of ``--url``
 (dropped at the end), migrates it, and seeds one club of ``--members`` members with
 ``--matches`` finished four-seat Король matches in ``--rooms`` of its rooms (matches,
 match_players, standings: what the server writes when a match ends; the rooms' last
-matches finished, plus 20 rooms waiting).  Then an admin creates a season over all of
+matches finished, plus 20 rooms waiting), and ``--other-clubs`` more clubs of the same
+people with ``--other-matches`` matches each.  Then an admin creates a season over all of
 them through the API (which counts the matches already played: the time is printed),
 and each route of the club page is timed through the whole application (Starlette's
 TestClient: routing, validation, SQL, JSON), ``--requests`` times each: p50 / p99 /
@@ -90,6 +92,35 @@ def seed(db, members: int, matches: int, rooms: int) -> tuple[int, str, list[int
     return club.id, token, ids
 
 
+def seed_others(db, clubs: int, members: list[int], matches: int) -> None:
+    """``clubs`` more clubs of the same people, ``matches`` finished matches each, so the
+    tables are more than one club's (the planner then picks what a real site gets)."""
+    rng = random.Random(2)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with db.write() as s:
+        for n in range(clubs):
+            club = m.Club(name=f"Other {n}", owner_id=members[0])
+            s.add(club)
+            s.flush()
+            s.execute(insert(m.ClubMember), [
+                {"club_id": club.id, "player_id": pid, "role": "member", "status": "active",
+                 "requested_at": start, "joined_at": start} for pid in members])
+            rooms = list(s.scalars(insert(m.Room).returning(m.Room.id), [
+                {"code": secrets.token_hex(4).upper(), "variant": "korol-ru", "options": {}, "seat_count": 4,
+                 "host_id": members[0], "club_id": club.id, "created_at": start} for _ in range(20)]))
+            batch, seats = [], []
+            for k in range(matches):
+                mid = secrets.token_hex(10)
+                batch.append({"id": mid, "room_id": rooms[k % 20], "number": k // 20 + 1, "variant": "korol-ru",
+                              "options": {}, "seat_count": 4, "seed": k, "status": "finished", "version": 1,
+                              "result": {"totals": [0, 0, 0, 0]}, "created_at": start,
+                              "finished_at": start + timedelta(minutes=k), "club_id": club.id})
+                seats += [{"match_id": mid, "seat_no": x, "player_id": pid, "name": "P"}
+                          for x, pid in enumerate(rng.sample(members, 4))]
+            s.execute(insert(m.Match), batch)
+            s.execute(insert(m.MatchPlayer), seats)
+
+
 def explain(db, client, route: str, headers: dict) -> None:
     """EXPLAIN ANALYZE of every statement of one request of ``route``."""
     seen: list[tuple[str, object]] = []
@@ -114,6 +145,8 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=10_000)
     ap.add_argument("--rooms", type=int, default=500)
     ap.add_argument("--requests", type=int, default=200)
+    ap.add_argument("--other-clubs", type=int, default=20, help="more clubs of the same people")
+    ap.add_argument("--other-matches", type=int, default=500, help="finished matches of each other club")
     ap.add_argument("--url", default="postgresql://postgres@127.0.0.1:5432/test")
     args = ap.parse_args()
     name = f"kozyr_club_bench_{secrets.token_hex(4)}"
@@ -125,10 +158,12 @@ def main() -> None:
         with TestClient(app) as client:
             db = app.state.db
             t0 = time.perf_counter()
-            club, token, _ = seed(db, args.members, args.matches, args.rooms)
+            club, token, ids = seed(db, args.members, args.matches, args.rooms)
+            seed_others(db, args.other_clubs, ids, args.other_matches)
             headers = {"Authorization": f"Bearer {token}"}
             print(f"seeded a club of {args.members} members with {args.matches} finished matches in "
-                  f"{args.rooms} rooms in {time.perf_counter() - t0:.1f} s")
+                  f"{args.rooms} rooms, and {args.other_clubs} more clubs of them with {args.other_matches} "
+                  f"matches each, in {time.perf_counter() - t0:.1f} s")
             t0, c0 = time.perf_counter(), time.process_time()
             r = client.post(f"/api/clubs/{club}/seasons", headers=headers, json={
                 "name": "Bench", "starts_at": "2025-12-01T00:00:00Z", "ends_at": "2030-01-01T00:00:00Z",

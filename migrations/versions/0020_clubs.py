@@ -99,7 +99,7 @@ def upgrade() -> None:
     fk_column('rooms', 'club_id', 'clubs', 'fk_rooms_club')
     fk_column('rooms', 'preset_id', 'club_presets', 'fk_rooms_preset', ondelete='SET NULL')
     op.add_column('rooms', sa.Column('preset_name', sa.String(80), nullable=True))
-    op.create_index('ix_rooms_club', 'rooms', ['club_id', 'created_at'])
+    op.create_index('ix_rooms_club', 'rooms', ['club_id', 'current_match_id', 'created_at'])
     fk_column('matches', 'club_id', 'clubs', 'fk_matches_club')
     op.add_column('matches', sa.Column('preset_name', sa.String(80), nullable=True))
     op.create_index('ix_matches_club_finished', 'matches', ['club_id', 'finished_at'])

@@ -234,6 +234,7 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
         assert c.post(f"/api/rooms/{code}/seats/{n}", headers=auth(p)).status_code == 200
     r = c.post(f"/api/rooms/{code}/start", headers=auth(owner), json={"seed": 11})
     match_id = r.json()["match"]["id"]
+    assert [(x["code"], x["status"], x["seats_taken"]) for x in page(c, cid, owner)["rooms"]] == [(code, "playing", 4)]
     with ExitStack() as stack:
         clients = {n: connect(c, stack, code, p, n) for n, p in enumerate(people)}
         view = play_humans(clients, random.Random(11))
