@@ -410,7 +410,9 @@ class Clubs:
         """A season; the club's matches already ended within its dates count at once."""
         if fields["ends_at"] <= fields["starts_at"]:
             raise sql.BadSeason("a season ends after it starts")
-        fields = {**fields, "name": named(fields["name"], "the season's name")}
+        # kept in UTC (SQLite keeps no zone: a time stored with another offset would move)
+        fields = {**fields, "name": named(fields["name"], "the season's name"),
+                  "starts_at": fields["starts_at"].astimezone(UTC), "ends_at": fields["ends_at"].astimezone(UTC)}
 
         def work(s: Session) -> dict:
             rsql.lock_ratings(s)  # matches ending now wait, then count in it (app/ratings.py)

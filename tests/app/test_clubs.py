@@ -268,7 +268,9 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
         [(x["player"], x["points"], x["rank"]) for x in table]
 
     # a season created afterwards over the same dates counts the match already played, alike
-    later = c.post(f"/api/clubs/{cid}/seasons", json={**body, "name": "Та же"}, headers=auth(owner)).json()
+    later = c.post(f"/api/clubs/{cid}/seasons", json={**body, "name": "Та же", "starts_at": "2026-01-01T03:00:00+03:00"},
+                   headers=auth(owner)).json()
+    assert later["starts_at"].startswith("2026-01-01T00:00:00")  # the same moment, kept in UTC
     assert later["table"] == table
     assert [(r["player"], r["mu"]) for r in later["ratings"]] == [(r["player"], r["mu"]) for r in season["ratings"]]
     # another family's season does not count it
