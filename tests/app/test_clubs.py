@@ -259,6 +259,8 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     assert [x["place"] for x in club["recent_matches"][0]["seats"]] == placed
     summary = c.get(f"/api/rooms/{code}/matches").json()[0]
     assert summary["preset"] == "Наша"
+    assert c.get(f"/api/matches/{match_id}").json()["preset"] == "Наша"
+    assert c.get(f"/api/matches/{match_id}/export.json").json()["preset"] == "Наша"
 
     # the CSV says what the table says
     r = c.get(f"/api/clubs/{cid}/seasons/{season['id']}/table.csv", headers=auth(people[3]))
