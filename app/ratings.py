@@ -1,7 +1,7 @@
-"""Ratings among friends (and a club season's table and ratings): the final standings of a finished match, and, in a rated
-room, everybody's rating in the match's family moved by openskill's Plackett–Luce
-model (2–4 players, ties share a place).  Bots are rated like anybody: each bot
-row (level, slot) is a player of its own.
+"""Ratings among friends (and a club season's table and ratings): the final standings
+of a finished match, and, in a rated room, everybody's rating in the match's family
+moved by openskill's Plackett–Luce model (2–4 players, ties share a place).  Bots
+are rated like anybody: each bot row (level, slot) is a player of its own.
 
 A rating is shown as its ``ordinal`` (mu - 3 sigma: grows as the system gets
 surer), on openskill's scale (a new player: mu 25, sigma 8.33, ordinal 0).

@@ -9,6 +9,7 @@ from typing import Annotated
 import segno
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import (
@@ -69,8 +70,11 @@ async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, club
     preset = None
     if body.preset is not None:  # the preset's rules and room defaults, fields given overriding them
         preset = await clubs.preset_for_room(player, body.preset, body.variant, body.options)
-        body = RoomCreate.model_validate({**preset["room"], **body.model_dump(exclude_unset=True),
-                                          "variant": preset["variant"], "options": preset["options"]})
+        try:  # a preset stored before a room field's bounds changed is refused, not a 500
+            body = RoomCreate.model_validate({**preset["room"], **body.model_dump(exclude_unset=True),
+                                              "variant": preset["variant"], "options": preset["options"]})
+        except ValidationError as e:
+            raise BadOptions(f"the preset's room defaults no longer fit: {e.errors()[0]['msg']}") from None
     if body.variant is None:
         raise BadVariant("give a variant (GET /api/variants) or a club preset")
     room = await rooms.create_room(player, body.variant, body.options, body.seats, body.take_seat,
