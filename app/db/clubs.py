@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy import and_, bindparam, case, delete, func, select
 from sqlalchemy.orm import Session
 
 from . import models as m
@@ -119,14 +119,26 @@ def member_count(s: Session, club_id: int) -> int:
                         .where(m.ClubMember.club_id == club_id, m.ClubMember.status == "active")) or 0)
 
 
+# Built once, the club or season a parameter (the club page runs them on every read).
+_ORDER = case((m.ClubMember.role == "owner", 0), (m.ClubMember.role == "admin", 1), else_=2)
+_MEMBERS = (select(m.ClubMember.player_id, m.Player.name, m.ClubMember.role, m.ClubMember.requested_at,
+                   m.ClubMember.joined_at)
+            .join(m.Player, m.Player.id == m.ClubMember.player_id)
+            .where(m.ClubMember.club_id == bindparam("club"), m.ClubMember.status == bindparam("status"))
+            .order_by(_ORDER, m.Player.name, m.ClubMember.player_id))
+_TABLE = (select(m.SeasonRow.player_id, m.Player.name, m.SeasonRow.matches, m.SeasonRow.points,
+                 m.SeasonRow.wins, m.SeasonRow.place_sum, m.SeasonRow.total_sum)
+          .join(m.Player, m.Player.id == m.SeasonRow.player_id)
+          .where(m.SeasonRow.season_id == bindparam("season"), m.Player.bot_level.is_(None)))
+_RATINGS = (select(m.SeasonRating.family, m.SeasonRating.player_id, m.Player.name, m.SeasonRating.mu,
+                   m.SeasonRating.sigma, m.SeasonRating.matches)
+            .join(m.Player, m.Player.id == m.SeasonRating.player_id)
+            .where(m.SeasonRating.season_id == bindparam("season"), m.Player.bot_level.is_(None)))
+
+
 def members(s: Session, club_id: int, status: str) -> list[dict]:
     """The club's members of ``status``: the owner first, then admins, then by name."""
-    order = case((m.ClubMember.role == "owner", 0), (m.ClubMember.role == "admin", 1), else_=2)
-    rows = s.execute(select(m.ClubMember.player_id, m.Player.name, m.ClubMember.role,
-                            m.ClubMember.requested_at, m.ClubMember.joined_at)
-                     .join(m.Player, m.Player.id == m.ClubMember.player_id)
-                     .where(m.ClubMember.club_id == club_id, m.ClubMember.status == status)
-                     .order_by(order, m.Player.name, m.ClubMember.player_id)).all()
+    rows = s.connection().execute(_MEMBERS, {"club": club_id, "status": status}).all()
     return [{"player": r[0], "name": r[1], "role": r[2], "requested_at": utc(r[3]), "joined_at": utc(r[4])}
             for r in rows]
 
@@ -320,19 +332,13 @@ def set_rating(ratings: dict[tuple[str, int], m.SeasonRating], season_id: int, f
 
 def table_rows(s: Session, season_id: int) -> list[dict]:
     """The season's rows of people (bots play, and place, but are not in the table)."""
-    rows = s.execute(select(m.SeasonRow.player_id, m.Player.name, m.SeasonRow.matches, m.SeasonRow.points,
-                            m.SeasonRow.wins, m.SeasonRow.place_sum, m.SeasonRow.total_sum)
-                     .join(m.Player, m.Player.id == m.SeasonRow.player_id)
-                     .where(m.SeasonRow.season_id == season_id, m.Player.bot_level.is_(None))).all()
+    rows = s.connection().execute(_TABLE, {"season": season_id}).all()
     return [{"player": r[0], "name": r[1], "matches": r[2], "points": r[3], "wins": r[4],
              "place_sum": r[5], "total_sum": r[6]} for r in rows]
 
 
 def rating_rows(s: Session, season_id: int) -> list[dict]:
-    rows = s.execute(select(m.SeasonRating.family, m.SeasonRating.player_id, m.Player.name, m.SeasonRating.mu,
-                            m.SeasonRating.sigma, m.SeasonRating.matches)
-                     .join(m.Player, m.Player.id == m.SeasonRating.player_id)
-                     .where(m.SeasonRating.season_id == season_id, m.Player.bot_level.is_(None))).all()
+    rows = s.connection().execute(_RATINGS, {"season": season_id}).all()
     return [{"family": r[0], "player": r[1], "name": r[2], "mu": r[3], "sigma": r[4], "matches": r[5]}
             for r in rows]
 
