@@ -1,7 +1,7 @@
-"""Ratings among friends: the final standings of a finished match, and, in a rated
-room, everybody's rating in the match's family moved by openskill's Plackett–Luce
-model (2–4 players, ties share a place).  Bots are rated like anybody: each bot
-row (level, slot) is a player of its own.
+"""Ratings among friends (and a club season's table and ratings): the final standings
+of a finished match, and, in a rated room, everybody's rating in the match's family
+moved by openskill's Plackett–Luce model (2–4 players, ties share a place).  Bots
+are rated like anybody: each bot row (level, slot) is a player of its own.
 
 A rating is shown as its ``ordinal`` (mu - 3 sigma: grows as the system gets
 surer), on openskill's scale (a new player: mu 25, sigma 8.33, ordinal 0).
@@ -17,11 +17,13 @@ import logging
 
 from anyio import to_thread
 from openskill.models import PlackettLuce
+from sqlalchemy.orm import Session
 
 from engine import find_variant
 
+from .db import clubs, store
+from .db import models as m
 from .db import ratings as sql
-from .db import store
 from .db.session import Database
 
 log = logging.getLogger("kozyr.ratings")
@@ -60,6 +62,53 @@ def rate(before: list[tuple[float, float]], placed: list[int]) -> list[tuple[flo
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
+def moved(old: dict[int, tuple[float, float]], players: list[int],
+          placed: list[int]) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """The one rating update (a player's rating, a club season's): each seat's (mu,
+    sigma) before (``old``, else a newcomer's) and after the match."""
+    default = MODEL.rating()
+    before = [old.get(p, (default.mu, default.sigma)) for p in players]
+    return before, rate(before, placed)
+
+
+def count_in_season(s: Session, season: m.Season, family: str, players: list[int], placed: list[int],
+                    totals: list[float]) -> None:
+    """A counted match of the season's club that just ended, added to the season
+    (callers hold lock_ratings): see ``tally``."""
+    rows = clubs.season_rows(s, season.id, players)
+    ratings = clubs.season_ratings(s, season.id, family, players)
+    tally(rows, ratings, season, family, players, placed, totals)
+    s.add_all([*rows.values(), *ratings.values()])
+
+
+def tally(rows: dict, ratings: dict, season: m.Season, family: str, players: list[int], placed: list[int],
+          totals: list[float]) -> None:
+    """One match in a season: its table rows (points per place, wins, places) and the
+    club's own ratings in the family (``moved``), in ``rows`` / ``ratings``.  A match
+    with one player in two seats is left out."""
+    if len(set(players)) != len(players):
+        return
+    clubs.add_to_rows(rows, season, players, placed, totals)
+    before = {p: (ratings[(family, p)].mu, ratings[(family, p)].sigma) for p in players if (family, p) in ratings}
+    _, after = moved(before, players, placed)
+    for pid, new in zip(players, after, strict=True):
+        clubs.set_rating(ratings, season.id, family, pid, new)
+
+
+def fill_season(s: Session, season: m.Season) -> int:
+    """A new season over matches already played (its start in the past): each of them
+    counted, in the order they ended, as if the season had been open then (callers
+    hold lock_ratings); the rows are written once at the end.  How many."""
+    done = clubs.past_matches(s, season)
+    rows: dict = {}
+    ratings: dict = {}
+    for _match, family, seats in done:
+        tally(rows, ratings, season, family, [x[0] for x in seats], [x[1] for x in seats],
+              [x[2] for x in seats])
+    s.add_all([*rows.values(), *ratings.values()])
+    return len(done)
+
+
 class Ratings:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -92,14 +141,14 @@ class Ratings:
             sql.add_family_totals(s, family, sql.match_totals(s, row.id, family, placed, players))
             if rated and len(set(players)) == len(players) >= 2:
                 old = sql.current_ratings(s, family, players)
-                default = MODEL.rating()
-                before = [(old[p].mu, old[p].sigma) if p in old else (default.mu, default.sigma)
-                          for p in players]
-                after = rate(before, placed)
+                before, after = moved({p: (r.mu, r.sigma) for p, r in old.items()}, players, placed)
                 for seat, pid in enumerate(players):
                     sql.save_rating(s, match_id=row.id, player_id=pid, family=family, seat=seat,
                                     place=placed[seat], before=before[seat], after=after[seat],
                                     old=old.get(pid))
+            if row.club_id is not None:
+                for season in clubs.counting_seasons(s, row.club_id, family, row.finished_at or m.utcnow()):
+                    count_in_season(s, season, family, players, placed, totals)
             return True
 
     def catch_up(self) -> int:

@@ -13,6 +13,7 @@ import logging
 from anyio import to_thread
 
 from .clock import Clock
+from .clubs import Clubs
 from .config import Settings, static_root
 from .db.migrate import upgrade
 from .db.session import Database
@@ -76,6 +77,7 @@ class Server:
         self.replays = ReplayCache(settings.history_cache)  # history's replays (rooms/replays.py)
         self.history = History(db, live, self.replays)  # matches, exports (history.py)
         self.pages = PlayerPages(db)  # the player page and calls to new rooms (app/pages.py)
+        self.clubs = Clubs(db)  # clubs: members, presets, seasons (app/clubs.py)
         # argon2 on threads of its own, not the database's worker threads (app/hashing.py)
         self.hashing = Hashing(settings.hash_threads, settings.passphrase_time_cost, settings.passphrase_memory_kib)
         self.sign_ins = SignIns(settings, db, self.hashing, self.players, hub, peers)  # sign-in, devices

@@ -8,7 +8,9 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from ..clubs import Clubs
 from ..config import Settings
+from ..db.clubs import NotMember, PresetFixesRules, UnknownPreset
 from ..db.errors import BadToken, RateLimited, UnknownRoom
 from ..directory import KnownPlayer, PlayerDirectory
 from ..pages import PlayerPages
@@ -52,6 +54,10 @@ def get_deadlines(request: Request) -> Deadlines:
     return request.app.state.deadlines
 
 
+def get_clubs(request: Request) -> Clubs:
+    return request.app.state.clubs
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayersDep = Annotated[PlayerDirectory, Depends(get_players)]
 RoomsDep = Annotated[RoomService, Depends(get_rooms)]
@@ -60,6 +66,7 @@ HistoryDep = Annotated[History, Depends(get_history)]
 PagesDep = Annotated[PlayerPages, Depends(get_pages)]
 SignInsDep = Annotated[SignIns, Depends(get_sign_ins)]
 DeadlinesDep = Annotated[Deadlines, Depends(get_deadlines)]
+ClubsDep = Annotated[Clubs, Depends(get_clubs)]
 
 
 # The token's two headers, declared as OpenAPI security schemes (either one will do).
@@ -103,4 +110,5 @@ RoomCode = Annotated[str, Depends(room_code)]
 # What the dependencies may raise (for errors.responses): the caller's token, the {code}.
 AUTH = (BadToken,)
 ROOM = (UnknownRoom, RateLimited)
+PRESET = (UnknownPreset, NotMember, PresetFixesRules)  # a room opened from a club preset
 PlayerDep = Annotated[KnownPlayer, Depends(current_player)]

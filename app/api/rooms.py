@@ -9,6 +9,7 @@ from typing import Annotated
 import segno
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..db.errors import (
@@ -24,7 +25,18 @@ from ..db.errors import (
     UnknownSeat,
 )
 from ..errors import responses
-from .deps import AUTH, ROOM, HistoryDep, PlayDep, PlayerDep, RoomCode, RoomsDep, SettingsDep
+from .deps import (
+    AUTH,
+    PRESET,
+    ROOM,
+    ClubsDep,
+    HistoryDep,
+    PlayDep,
+    PlayerDep,
+    RoomCode,
+    RoomsDep,
+    SettingsDep,
+)
 from .schemas import (
     MAX_SEAT,
     ChatPublic,
@@ -52,12 +64,24 @@ def with_invite(room: dict, request: Request) -> dict:
 
 
 @router.post("", response_model=RoomPublic, status_code=201,
-             responses=responses(*AUTH, BadVariant, BadOptions, CoachRated, TooManyRooms, body=True))
-async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, request: Request) -> dict:
+             responses=responses(*AUTH, BadVariant, BadOptions, CoachRated, TooManyRooms, *PRESET, body=True))
+async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, clubs: ClubsDep,
+                      request: Request) -> dict:
+    """A new room; with ``preset``, a club's room with the preset's rules and defaults."""
+    preset = None
+    if body.preset is not None:  # the preset's rules and room defaults, fields given overriding them
+        preset = await clubs.preset_for_room(player, body.preset, body.variant, body.options)
+        try:  # a preset stored before a room field's bounds changed is refused, not a 500
+            body = RoomCreate.model_validate({**preset["room"], **body.model_dump(exclude_unset=True),
+                                              "variant": preset["variant"], "options": preset["options"]})
+        except ValidationError as e:
+            raise BadOptions(f"the preset's room defaults no longer fit: {e.errors()[0]['msg']}") from None
+    if body.variant is None:
+        raise BadVariant("give a variant (GET /api/variants) or a club preset")
     room = await rooms.create_room(player, body.variant, body.options, body.seats, body.take_seat,
                                    body.takeover_seconds, body.rated, body.takeback, body.abandoned,
                                    body.model_dump(include={"pace", "move_seconds", "on_deadline", "vacation_days"}),
-                                   body.coach)
+                                   preset, body.coach)
     return with_invite(room, request)
 
 
@@ -71,11 +95,15 @@ async def get_room(code: RoomCode, rooms: RoomsDep, request: Request) -> dict:
 async def invite_qr(code: RoomCode, request: Request) -> Response:
     """The room's invite link as a QR code (SVG, drawn by segno)."""
     url = with_invite({"invite_path": f"/room/{code}"}, request)["invite_url"]
+    return qr_svg(url, f"Kozyr room {code}")
+
+
+def qr_svg(url: str, title: str, cache: str = "public, max-age=86400") -> Response:
+    """An invite link as a QR code (SVG, drawn by segno): a room's, a club's."""
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False,
-                                    svgns=True, title=f"Kozyr room {code}")
-    return Response(out.getvalue(), media_type="image/svg+xml",
-                    headers={"Cache-Control": "public, max-age=86400"})
+                                    svgns=True, title=title)
+    return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": cache})
 
 
 @router.post("/{code}/seats/{seat}", response_model=RoomPublic,

@@ -7,7 +7,16 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictBool,
+)
 from pydantic.config import JsonDict
 
 from engine import VARIANTS, find_variant
@@ -101,6 +110,9 @@ def _time_as_text(value: object) -> object:
     return value
 
 
+AwareTime = Annotated[AwareDatetime, BeforeValidator(_time_as_text)]  # RFC 3339 text with its zone
+
+
 class Away(BaseModel):
     until: Annotated[AwareDatetime | None, BeforeValidator(_time_as_text)] = Field(description="away until (a time with its zone; at most 365 days "
                                         "ahead are kept); null or a time past: back now")
@@ -128,17 +140,17 @@ COACH = ("the coach: any seated player may ask for a hint at his turn (the stron
          "with a reason), and everyone sees the coach is on; never in a rated room (422 coach_in_rated_room)")
 
 
-class RoomCreate(BaseModel):
-    variant: str = one_of(VARIANT_IDS, "a variant id (GET /api/variants)")
-    options: dict[str, Any] | None = Field(None, description="the variant's options (GET /api/variants; "
-                                                            "422 invalid_options)")
+class RoomDefaults(BaseModel):
+    """The room form's fields besides the rules (a club preset keeps them as its room
+    defaults)."""
+
     seats: int | None = Field(None, ge=SEAT_COUNTS[0], le=SEAT_COUNTS[-1],
                               description="seat count, one of the variant's seat_counts; default: its first")
-    take_seat: bool = Field(True, description="the host takes seat 0")
+    take_seat: StrictBool = Field(True, description="the host takes seat 0")
     takeover_seconds: float | None = Field(
         None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
         "(until the player's own committed action or `back`; a reconnect alone does not end it); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
-    rated: bool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
+    rated: StrictBool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
     takeback: Literal["off", "agree"] | None = Field(
         None, description="take-backs: off, or by agreement of every other person seated; "
         "default: agree, but off in a rated room")
@@ -150,6 +162,37 @@ class RoomCreate(BaseModel):
     on_deadline: Literal["bot", "wait"] = Field("bot", description=ON_DEADLINE)
     vacation_days: int = Field(14, ge=0, le=60, description=VACATION)
     coach: bool = Field(False, description=COACH)
+
+
+class RoomCreate(RoomDefaults):
+    variant: str | None = Field(None, description="a variant id (GET /api/variants); needed unless "
+                                "`preset` gives it", json_schema_extra=enum(VARIANT_IDS))
+    options: dict[str, Any] | None = Field(None, description="the variant's options (GET /api/variants; "
+                                                            "422 invalid_options)")
+    preset: int | None = Field(None, ge=1, le=MAX_ID, description=(
+        "a club preset's id (the caller a member of its club): the room copies its variant, options "
+        "and room defaults (fields given here override the defaults; variant and options must not "
+        "be given: 422 preset_fixes_rules)"))
+
+
+class ClubRef(BaseModel):
+    id: int
+    name: str
+
+
+class OptionChange(BaseModel):
+    option: str
+    value: Any = Field(description="the room's value")
+    default: Any = Field(description="the variant's default")
+
+
+class PresetRef(BaseModel):
+    """The club preset a room was opened from: its name as copied then, and what the
+    room's options change from the variant's defaults (data; the client words it)."""
+
+    name: str = Field(description="as it was when the room was opened (the room keeps its copy)")
+    club: ClubRef | None
+    differs: list[OptionChange]
 
 
 class SeatPublic(BaseModel):
@@ -199,6 +242,7 @@ class RoomPublic(BaseModel):
     on_deadline: str = Field("bot", description=ON_DEADLINE)
     vacation_days: int = Field(14, description=VACATION)
     coach: bool = Field(False, description=COACH)
+    preset: PresetRef | None = Field(None, description="a club's room: the preset it was opened from")
 
 
 class BotSeat(BaseModel):
@@ -269,6 +313,7 @@ class MatchSummary(BaseModel):
     result: MatchResult | None
     created_at: str
     finished_at: str | None
+    preset: str | None = Field(None, description="the club preset's name its room was opened from")
 
 
 class MyGame(MatchSummary):

@@ -59,6 +59,8 @@ def bot_key(level: str | None, slot: int | None) -> str | None:
 
 class Room(Base):
     __tablename__ = "rooms"
+    # the club page's waiting rooms: (club, no match yet) newest first
+    __table_args__ = (Index("ix_rooms_club", "club_id", "current_match_id", "created_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(32), unique=True)
     variant: Mapped[str] = mapped_column(String(64))
@@ -84,8 +86,14 @@ class Room(Base):
     on_deadline: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
     # The longest vacation (days) that pauses a deadline of this room.
     vacation_days: Mapped[int] = mapped_column(Integer, default=14, server_default="14")
-    # The coach (migration 0020): hints at the table for whoever asks; never in a rated room.
+    # The coach (migration 0021): hints at the table for whoever asks; never in a rated room.
     coach: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # A club's room (migration 0020; app/db/clubs.py): opened from the club's preset
+    # ``preset_id``, whose name is copied here (the room keeps its own copy of the rules).
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", name="fk_rooms_club"), nullable=True)
+    preset_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club_presets.id", name="fk_rooms_preset", ondelete="SET NULL"), nullable=True)
+    preset_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
 
 
 class Seat(Base):
@@ -97,6 +105,7 @@ class Seat(Base):
 
 class Match(Base):
     __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_club_finished", "club_id", "finished_at"),)
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... within the room
@@ -111,6 +120,10 @@ class Match(Base):
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The room's club and preset name when the match started (migration 0020): the
+    # club page's recent matches read ix_matches_club_finished.
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", name="fk_matches_club"), nullable=True)
+    preset_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
 
 
 class MatchPlayer(Base):
@@ -294,3 +307,107 @@ class EmailAddress(Base):
     lang: Mapped[str] = mapped_column(String(4))
     base_url: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# -- clubs (issue 37; app/db/clubs.py; migration 0020) --------------------------------------
+
+
+class Club(Base):
+    """A group of players: ``listed`` clubs take join requests (an admin approves them),
+    private ones only invite links."""
+
+    __tablename__ = "clubs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    description: Mapped[str] = mapped_column(Text, default="", server_default="")
+    colour: Mapped[str] = mapped_column(String(7), default="#3a6ea5", server_default="#3a6ea5")
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClubMember(Base):
+    """``role``: owner | admin | member; ``status``: active | pending (a join request)."""
+
+    __tablename__ = "club_members"
+    __table_args__ = (Index("ix_club_members_player", "player_id", "status"),)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(8))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ClubInvite(Base):
+    """An invite link (``/club/join/{token}``): makes whoever opens it a member at once,
+    until an admin revokes it (``revoked_at``)."""
+
+    __tablename__ = "club_invites"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ClubPreset(Base):
+    """A club's named house rules: a variant, its resolved options and room defaults
+    (``room``: the fields of the room form, app/api/schemas.py RoomDefaults)."""
+
+    __tablename__ = "club_presets"
+    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_club_presets_name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    room: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Season(Base):
+    """A club season: the club's matches finished in [starts_at, ends_at) of
+    ``families`` count; ``points``: per place (1st, 2nd, ...); ``winners`` kept at close."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (Index("ix_seasons_club", "club_id", "starts_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    families: Mapped[list] = mapped_column(JSON)
+    points: Mapped[list] = mapped_column(JSON)
+    min_matches: Mapped[int] = mapped_column(Integer)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    winners: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeasonRow(Base):
+    """A player's line of a season's table, added to as each counted match ends."""
+
+    __tablename__ = "season_rows"
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)
+    points: Mapped[float] = mapped_column(Float)
+    wins: Mapped[int] = mapped_column(Integer)
+    place_sum: Mapped[int] = mapped_column(Integer)
+    total_sum: Mapped[float] = mapped_column(Float)
+
+
+class SeasonRating(Base):
+    """The club's own rating of a player in a family within a season (openskill, the
+    model of app/ratings.py)."""
+
+    __tablename__ = "season_ratings"
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)

@@ -306,8 +306,10 @@ _ROOM = (select(m.Room.id, m.Room.code, m.Room.variant, m.Room.options, m.Room.s
                 m.Room.created_at, m.Room.host_id, _HOST.name, _HOST.bot_level, _HOST.bot_slot,
                 m.Match.id, m.Match.number, m.Match.status, m.Match.version,
                 m.Room.pace, m.Room.move_seconds, m.Room.on_deadline, m.Room.vacation_days,
+                m.Room.club_id, m.Room.preset_id, m.Room.preset_name, m.Club.name,
                 m.Room.coach)
          .join(_HOST, _HOST.id == m.Room.host_id)
+         .outerjoin(m.Club, m.Club.id == m.Room.club_id)
          .outerjoin(m.Match, m.Match.id == m.Room.current_match_id))
 _ROOM_BY_ID = _ROOM.where(m.Room.id == bindparam("room"))
 _ROOM_BY_CODE = _ROOM.where(m.Room.code == bindparam("room"))
@@ -328,13 +330,16 @@ def _snapshot(c: Connection, query, key: object) -> dict | None:
         "abandoned": room[8] or "ignored",
         "pace": room[18] or "live", "move_seconds": room[19], "on_deadline": room[20] or "bot",
         "vacation_days": 14 if room[21] is None else room[21],
-        "coach": bool(room[22]),
+        "coach": bool(room[26]),
         "host": {"id": room[10], "name": room[11], "bot_key": m.bot_key(room[12], room[13])},
         "seats": [{"seat": x[0], "player": x[1], "name": x[2], "level": x[3],
                    "bot_key": m.bot_key(x[3], x[4])} for x in rows],
         "match": None if room[14] is None else {"id": room[14], "number": room[15],
                                                 "status": room[16], "version": room[17]},
         "created_at": utc(room[9]),
+        # a club's room: the preset it was opened from (its name as copied then)
+        "club": None if room[22] is None else {"id": room[22], "name": room[25]},
+        "preset_id": room[23], "preset_name": room[24],
     }
 
 
@@ -365,7 +370,8 @@ def create_match(s: Session, room: m.Room, seed: int, first_dealer: int | None =
               or 0) + 1
     match = m.Match(id=new_code(), room_id=room.id, number=number, variant=room.variant,
                     options=room.options, seat_count=room.seat_count, seed=seed,
-                    first_dealer=first_dealer, preset_deals=preset_deals, status="playing", version=0)
+                    first_dealer=first_dealer, preset_deals=preset_deals, status="playing", version=0,
+                    club_id=room.club_id, preset_name=room.preset_name)
     s.add(match)
     s.flush()
     for seat_no, player_id, name in seats:

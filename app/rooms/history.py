@@ -76,7 +76,7 @@ class History:
             "variant": row.variant, "options": row.options, "seats": store.match_seats(s, row.id),
             "status": row.status, "version": max(row.version, live.version if live else 0),
             "result": with_places(row.result, row.seat_count), "created_at": store.utc(row.created_at),
-            "finished_at": store.utc(row.finished_at),
+            "finished_at": store.utc(row.finished_at), "preset": row.preset_name,
         }
 
     def matches(self, *, room_code: str | None = None, **filters) -> list[dict]:

@@ -16,12 +16,13 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
-from engine import find_variant
+from engine import Variant, find_variant
 from engine.bots import LEVELS
 
 from .. import protocol as p
@@ -62,6 +63,46 @@ class Caller(Protocol):
 
     @property
     def id(self) -> int: ...
+
+
+def resolve_rules(variant_id: str, options: dict | None, seats: int | None) -> tuple[Variant, dict, int]:
+    """The one check of a room's rules (a new room's, a club preset's): the variant, its
+    options resolved and the seat count (default: the variant's first).  Raises
+    BadVariant / BadOptions with the engine's words."""
+    try:
+        variant = find_variant(variant_id)
+    except KeyError as e:
+        raise BadVariant(str(e)) from None
+    seat_count = variant.seat_counts[0] if seats is None else seats
+    try:
+        resolved = variant.resolve_options(options)
+        # The engine has the last word on seats, options and their combination.
+        variant.new_match(seat_count, seed=0, options=resolved)
+    except ValueError as e:
+        raise BadOptions(str(e)) from None
+    return variant, resolved, seat_count
+
+
+@lru_cache(maxsize=64)
+def _defaults(variant_id: str) -> dict:
+    return find_variant(variant_id).resolve_options(None)
+
+
+def option_changes(variant_id: str, options: dict) -> list[dict]:
+    """What ``options`` change from the variant's defaults, as data the client words:
+    [{option, value, default}] in the options' order."""
+    defaults = _defaults(variant_id)
+    return [{"option": key, "value": value, "default": defaults.get(key)}
+            for key, value in options.items() if defaults.get(key) != value]
+
+
+def preset_of(snap: dict) -> dict | None:
+    """The club preset a room was opened from, as ``_new_room`` takes it (None: none):
+    a room opened again from it keeps the same copy (its name and club; not the link to
+    the preset, which may be gone since)."""
+    if snap.get("preset_name") is None or snap.get("club") is None:
+        return None
+    return {"id": None, "club": snap["club"]["id"], "name": snap["preset_name"]}
 
 
 class RoomService:
@@ -180,6 +221,9 @@ class RoomService:
                 "version": live.version if live is not None else match["version"]},
             "invite_path": f"/room/{code}",
             "created_at": snap["created_at"],
+            "preset": None if snap.get("preset_name") is None else {
+                "name": snap["preset_name"], "club": snap["club"],
+                "differs": option_changes(snap["variant"], snap["options"])},
         }
 
     async def room(self, code: str) -> dict:
@@ -266,19 +310,10 @@ class RoomService:
     def _new_room(self, s: Session, host_id: int, variant_id: str, options: dict | None,
                   seats: int | None, take_seat: bool, takeover_seconds: float | None,
                   rated: bool, takeback: str | None, abandoned: str, pace: dict | None = None,
-                  coach: bool = False) -> m.Room:
-        """(In a write transaction.)  A new room of ``host_id``; he takes seat 0 if ``take_seat``."""
-        try:
-            variant = find_variant(variant_id)
-        except KeyError as e:
-            raise BadVariant(str(e)) from None
-        seat_count = variant.seat_counts[0] if seats is None else seats
-        try:
-            resolved = variant.resolve_options(options)
-            # The engine has the last word on seats, options and their combination.
-            variant.new_match(seat_count, seed=0, options=resolved)
-        except ValueError as e:
-            raise BadOptions(str(e)) from None
+                  preset: dict | None = None, coach: bool = False) -> m.Room:
+        """(In a write transaction.)  A new room of ``host_id``; he takes seat 0 if ``take_seat``;
+        ``preset``: the club preset ({id, club, name}) the room is opened from."""
+        variant, resolved, seat_count = resolve_rules(variant_id, options, seats)
         limit = self.settings.max_open_rooms
         if limit > 0 and store.open_rooms(s, host_id) >= limit:
             raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
@@ -292,6 +327,8 @@ class RoomService:
         room.abandoned = abandoned  # does a match the host stops count (app/rooms/abandon.py)
         self._set_pace(room, pace or {})
         self._set_coach(room, coach)
+        if preset is not None:  # a club's room: its own copy of the preset's rules and name
+            room.club_id, room.preset_id, room.preset_name = preset["club"], preset["id"], preset["name"]
         s.flush()
         return room
 
@@ -318,13 +355,14 @@ class RoomService:
                           seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
                           rated: bool = False, takeback: str | None = None,
                           abandoned: str = "ignored", pace: dict | None = None,
-                          coach: bool = False) -> dict:
+                          preset: dict | None = None, coach: bool = False) -> dict:
         """A new room; the host takes seat 0 if ``take_seat``; ``pace``: its pace fields;
+        ``preset``: the club preset it is opened from ({id, club, name}; app/clubs.py);
         ``coach``: hints at the table (app/rooms/coach.py)."""
         def write() -> dict:
             with self.db.write() as s:
                 room = self._new_room(s, player.id, variant_id, options, seats, take_seat,
-                                      takeover_seconds, rated, takeback, abandoned, pace, coach)
+                                      takeover_seconds, rated, takeback, abandoned, pace, preset, coach)
                 return store.room_snapshot(s, room)
         snap = await to_thread.run_sync(write)
         self.snapshots[snap["code"]] = snap
@@ -347,7 +385,7 @@ class RoomService:
                 room = self._new_room(s, player.id, old["variant"], old["options"], old["seat_count"], False,
                                       old["takeover_seconds"] or 0, old.get("rated", False),
                                       old.get("takeback"), old.get("abandoned", "ignored"),
-                                      store.pace_of(old), old.get("coach", False))
+                                      store.pace_of(old), preset_of(old), old.get("coach", False))
                 store.take_seat(s, room, mine, player.id)
                 for x in played:
                     if x["bot_key"]:
