@@ -7,7 +7,7 @@ import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from '.
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel, variantsOnce } from './lobby.js';
-import { renderClubs, renderClub, renderClubJoin } from './clubs.js';
+import { renderClubs, renderClub, renderClubJoin, clubsPanel } from './clubs.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -485,6 +485,8 @@ function render() {
       if (toggle) hello.append(toggle);
       // after the home page is drawn: renderHome clears the page once it has the player
       if (route().name === 'home') callsBanner(main, { navigate });
+      const home = main.querySelector('.home');
+      if (home && me()) clubsPanel({ link }).then((el) => { if (drawn === renders && home.isConnected) home.append(el); });  // last: nothing above it moves
     }).catch(() => {});
   }
 }

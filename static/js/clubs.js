@@ -23,11 +23,17 @@ function emblem(club, big = false) {
 
 const roleText = (role) => t('clubs.roles.' + (ROLES.includes(role) ? role : 'member'));
 
-// A button that runs `fn` (an API call), then `done`; a refusal is said beside it.
-function actButton(text, role, fn, done, cls = 'btn small') {
+// A button that runs `fn` (an API call), then `done`; a refusal is said beside it.  With
+// `sure`, what cannot be undone asks first: the first tap turns the button into "Sure? …".
+function actButton(text, role, fn, done, cls = 'btn small', sure = false) {
   return h('button', { type: 'button', class: cls, 'data-role': role, text, onclick: async (e) => {
     const button = e.currentTarget;
     const status = button.parentElement.querySelector('.act-error') || button.parentElement.appendChild(h('span', { class: 'error small act-error', role: 'status' }));
+    if (sure && button.dataset.armed !== 'true') {
+      button.dataset.armed = 'true';
+      button.textContent = t('confirm_q', { action: text });
+      return;
+    }
     button.disabled = true;
     try {
       const out = await fn();
@@ -87,6 +93,17 @@ export async function renderClubs(root, ctx) {
         h('span', { class: 'badge', text: c.status === 'pending' ? t('clubs.pending') : roleText(c.role) }))))
         : h('p', { class: 'muted', text: t('clubs.none') })),
     h('section', { class: 'panel' }, h('h2', { text: t('clubs.new') }), newClubForm(ctx))));
+}
+
+// The lobby's way to the clubs (the phone's header has no room for the link): my clubs,
+// each a link, and a link to My clubs (where a club is created).
+export async function clubsPanel(ctx) {
+  const clubs = await api.myClubs().catch(() => []);
+  return h('section', { class: 'panel lobby-clubs', 'data-role': 'lobby-clubs' },
+    h('h2', null, ctx.link('/#/clubs', t('clubs.title'), 'clubs-title-link')),
+    clubs.length ? h('ul', { class: 'club-list' }, clubs.map((c) => h('li', { class: 'club-row', 'data-club': c.id },
+      emblem(c), ctx.link(`/#/club/${c.id}`, c.name, 'club-link'))))
+      : h('p', { class: 'muted small' }, ctx.link('/#/clubs', t('clubs.new'))));
 }
 
 // A page that needs a player: the name first (a new player), then the page.
@@ -177,7 +194,7 @@ function headPanel({ data, id, ctx, redraw }) {
     actions.append(actButton(t('clubs.ask_to_join'), 'ask-to-join', () => api.askToJoin(id), redraw, 'btn primary'));
   } else if (who && who.role !== 'owner') {
     actions.append(actButton(who.status === 'pending' ? t('clubs.withdraw') : t('clubs.leave'), 'leave-club',
-      () => api.leaveClub(id), () => ctx.navigate('/#/clubs'), 'btn ghost small'));
+      () => api.leaveClub(id), () => ctx.navigate('/#/clubs'), 'btn ghost small', true));
   }
   return h('section', { class: 'panel club-top' }, clubHead(club, facts), actions);
 }
@@ -190,7 +207,7 @@ function roomsPanel({ data, ctx }) {
       h('div', { class: 'club-room-what' },
         h('b', { text: r.preset || gameName(r.variant) }), r.preset ? h('span', { class: 'muted', text: ` · ${gameName(r.variant)}` }) : null,
         h('div', { class: 'muted small', text: [paceText(r), t('clubs.seats_of', { taken: r.seats_taken, n: r.seat_count }),
-          t(r.status === 'playing' ? 'invite_ui.playing' : 'status_waiting'), r.rated ? t('clubs.rated') : null].filter(Boolean).join(' · ') })),
+          t(r.status === 'playing' ? 'clubs.room_playing' : 'clubs.room_waiting'), r.rated ? t('clubs.rated') : null].filter(Boolean).join(' · ') })),
       ctx.link(r.invite_path, t('join'), `btn${r.status === 'waiting' && r.seats_taken < r.seat_count ? ' primary' : ''}`))))
       : h('p', { class: 'muted', text: t('clubs.no_rooms') }));
 }
@@ -206,7 +223,7 @@ function presetsPanel({ data, variants, id, ctx, redraw }) {
     differsEl(p.differs),
     h('div', { class: 'preset-actions' },
       actButton(t('clubs.open_room'), 'open-room', () => api.roomFromPreset(p.id), (room) => ctx.navigate(room.invite_path), 'btn primary'),
-      admin ? actButton(t('clubs.delete'), 'delete-preset', () => api.deletePreset(id, p.id), redraw, 'btn ghost small') : null))))
+      admin ? actButton(t('clubs.delete'), 'delete-preset', () => api.deletePreset(id, p.id), redraw, 'btn ghost small', true) : null))))
     : h('p', { class: 'muted', text: t('clubs.no_presets') });
   let form = null;
   if (admin && variants.length) {
@@ -233,7 +250,8 @@ function seasonTable(data, season) {
     h('thead', null, h('tr', null, head.map((x) => h('th', { scope: 'col', text: x })))),
     h('tbody', null, season.table.map((r) => h('tr', { 'data-player': r.player, class: r.qualified ? '' : 'unranked' },
       h('td', { text: r.rank === null ? '—' : String(r.rank) }),
-      h('td', null, h('a', { href: `#/player/${r.player}`, text: r.name })),
+      h('td', null, h('a', { href: `#/player/${r.player}`, text: r.name }),  // the phone shows the rating here, not in its column
+        best.has(r.player) ? h('div', { class: 'rating-line muted', text: `${t('clubs.club_rating')}: ${fmt(best.get(r.player))}` }) : null),
       h('td', { 'data-role': 'points', text: fmt(r.points) }),
       h('td', { 'data-role': 'matches', text: String(r.matches) }),
       h('td', { text: best.has(r.player) ? fmt(best.get(r.player)) : '—' }))))));
@@ -261,7 +279,7 @@ function seasonPanel({ data, id, redraw }) {
     seasonTable(data, s),
     h('div', { class: 'season-actions' },
       actButton(t('clubs.csv'), 'season-csv', () => downloadCsv(id, s), () => {}, 'btn small'),
-      isAdmin(data) ? actButton(t('clubs.close_season'), 'close-season', () => api.closeSeason(id, s.id), redraw, 'btn ghost small') : null));
+      isAdmin(data) ? actButton(t('clubs.close_season'), 'close-season', () => api.closeSeason(id, s.id), redraw, 'btn ghost small', true) : null));
   } else {
     box.append(h('p', { class: 'muted', text: t('clubs.no_season') }));
   }
@@ -295,10 +313,10 @@ function membersPanel({ data, id, ctx, redraw }) {
     if (owner && !self && x.role !== 'owner') {
       controls.append(actButton(x.role === 'admin' ? t('clubs.make_member') : t('clubs.make_admin'), 'set-role',
         () => api.setRole(id, x.player, x.role === 'admin' ? 'member' : 'admin'), redraw, 'btn ghost small'));
-      controls.append(actButton(t('clubs.transfer'), 'transfer', () => api.transferClub(id, x.player), redraw, 'btn ghost small'));
+      controls.append(actButton(t('clubs.transfer'), 'transfer', () => api.transferClub(id, x.player), redraw, 'btn ghost small', true));
     }
     if (admin && !self && x.role !== 'owner' && (owner || x.role === 'member')) {
-      controls.append(actButton(t('clubs.remove'), 'remove-member', () => api.removeMember(id, x.player), redraw, 'btn danger small'));
+      controls.append(actButton(t('clubs.remove'), 'remove-member', () => api.removeMember(id, x.player), redraw, 'btn danger small', true));
     }
     return h('li', { class: 'member', 'data-player': x.player, 'data-club-role': x.role },
       ctx.link(`/#/player/${x.player}`, x.name, 'pname'),
@@ -327,7 +345,7 @@ function adminPanel({ data, invites, variants, id, redraw }) {
   const links = invites.map((inv) => h('div', { class: 'club-invite-link', 'data-invite': inv.id },
     shareLinkEl({ url: inv.invite_url, qr: api.clubInviteQr(inv.token), title: `Kozyr — ${club.name}`,
       text: t('clubs.share_text', { club: club.name }), label: t('clubs.invite_link') }),
-    h('div', null, actButton(t('clubs.revoke'), 'revoke-invite', () => api.revokeClubInvite(id, inv.id), redraw, 'btn danger small'))));
+    h('div', null, actButton(t('clubs.revoke'), 'revoke-invite', () => api.revokeClubInvite(id, inv.id), redraw, 'btn danger small', true))));
   return h('section', { class: 'panel club-admin', 'data-role': 'club-admin' },
     h('h2', { text: t('clubs.admin') }),
     h('h3', { text: t('clubs.invites') }),

@@ -417,7 +417,8 @@ export async function renderHome(root, ctx) {
 
 function inviteLine(room) {
   const host = room.host ? seatName(room.host) : '';
-  return t('invite_ui.invites', { host, game: gameName(room.variant, room.variant_name) });
+  const game = gameName(room.variant, room.variant_name);
+  return t('invite_ui.invites', { host, game: room.preset ? `${room.preset.name} · ${game}` : game });
 }
 
 function isHostOf(room) {
@@ -614,7 +615,6 @@ export function variantsOnce() {
 // `variants` (GET /api/variants) comes with the page's state: a region is drawn from what it
 // is given, never filled in later (a patch may keep an older element in its place).
 function roomOptionsEl(room, variants) {
-  if (room.preset) return h('div', { class: 'room-rules', 'data-role': 'room-rules' }, presetEl(room.preset));
   if (!variants) return h('div', { class: 'room-rules', 'data-role': 'room-rules' });
   const v = variants.find((x) => x.id === room.variant);
   const defaults = v ? defaultsOf(v) : {};
@@ -684,10 +684,11 @@ export function roomLobbyEl(room, ctx) {
   return h('section', { class: 'panel lobby', 'data-room': room.code },
     h('h1', null, gameName(room.variant, room.variant_name), ' ', h('small', { class: 'muted', text: `${t('room')} ${room.code}` })),
     isHost ? null : h('p', { class: 'invite-who', 'data-role': 'invite-who', text: inviteLine(room) }),
+    room.preset ? presetEl(room.preset) : null,  // a club preset's room: its name and what it changes, first
     inviteEl(room),
     seats,
     isHost ? takeoverForm(room, ctx)
       : h('p', { class: 'muted small room-pace', 'data-role': 'room-pace', 'data-pace': room.pace || 'live', text: paceText(room) }),
-    roomOptionsEl(room, ctx.variants),
+    room.preset ? null : roomOptionsEl(room, ctx.variants),
     actions);
 }

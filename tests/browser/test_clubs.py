@@ -196,6 +196,12 @@ def test_club_pages_screenshots(server, new_page, screenshots, club_scene, lang,
         path = screenshots / f"clubs-{name}-{size}-{lang}.png"
         page.screenshot(path=str(path), full_page=full)
         shots.append((name, no_sideways_overflow(page)))
+        if full:  # a long page also in window-high parts, to be looked at at their real size
+            width, height = page.evaluate("[window.innerWidth, document.documentElement.scrollHeight]")
+            step = SIZES[size]["height"]
+            for n, top in enumerate(range(0, height, step)):
+                page.screenshot(path=str(screenshots / f"clubs-{name}-{size}-{lang}-part{n + 1}.png"), full_page=True,
+                                clip={"x": 0, "y": top, "width": width, "height": min(step, height - top)})
 
     page = new_page(SIZES[size], lang=lang)
     as_player(page, s["owner"])
