@@ -15,6 +15,7 @@ import pytest
 
 from .conftest import LAPTOP, PHONE
 from .helpers import SlowSeats, call, no_sideways_overflow, registered, set_name
+from .test_accessibility import axe_violations
 
 VARIANT = "korol-ru"  # with 0 reigns: a crowning deal and the match is over
 
@@ -138,6 +139,9 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
         owner.locator("[data-role=season-csv]").click()
     assert dl.value.suggested_filename.endswith(".csv")
     assert "rank,player,name" in open(dl.value.path(), encoding="utf-8").read()
+    # the admin's club page passes axe (WCAG 2.1 A/AA) and the touch-target sizes at both sizes in ru / pl / en
+    owner.locator("[data-role=new-preset] > summary").click()
+    assert axe_violations(owner, "club page") == []
     assert not owner.errors and not guest.errors, (owner.errors, guest.errors)
 
 
