@@ -22,12 +22,36 @@ from sqlalchemy.orm import Session
 from .db import clubs as sql
 from .db import models as m
 from .db import ratings as rsql
+from .db.errors import BadName
 from .db.session import Database
 from .ratings import fill_season, ordinal, places
 from .rooms.service import Caller, option_changes, resolve_rules
+from .rooms.text import clean_chat, clean_name
 
 CLUB_FIELDS = ("name", "description", "colour", "listed")
+NAME_LENGTH = 80  # a club's, a preset's, a season's name
+DESCRIPTION_LENGTH = 2000
 TABLE_CSV = ["rank", "player", "name", "matches", "points", "wins", "average_place", "qualified"]
+
+
+def named(raw: str, what: str) -> str:
+    """A club's, preset's or season's name by the rule of display names (README
+    "Names"): 422 ``invalid_name`` otherwise."""
+    try:
+        return clean_name(raw, NAME_LENGTH, what=what)
+    except ValueError as e:
+        raise BadName(str(e)) from None
+
+
+def described(raw: str) -> str:
+    """A club's description (may be empty): text as a chat line is (no control characters
+    but line breaks), 422 ``invalid_name`` otherwise."""
+    if not raw.strip():
+        return ""
+    try:
+        return clean_chat(raw, DESCRIPTION_LENGTH)
+    except ValueError as e:
+        raise BadName(f"the description: {e}") from None
 
 
 def rank_table(rows: list[dict], min_matches: int) -> list[dict]:
@@ -129,12 +153,20 @@ class Clubs:
     # -- clubs and members ----------------------------------------------------------------
 
     async def create(self, player: Caller, fields: dict) -> dict:
+        fields = {**fields, "name": named(fields["name"], "the club's name"),
+                  "description": described(fields["description"])}
+
         def work(s: Session) -> int:
             return sql.create_club(s, player.id, fields["name"], fields["description"], fields["colour"],
                                    fields["listed"]).id
         return await self.page(player, await self._write(work))
 
     async def change(self, player: Caller, club_id: int, fields: dict) -> dict:
+        if fields.get("name") is not None:
+            fields = {**fields, "name": named(fields["name"], "the club's name")}
+        if fields.get("description") is not None:
+            fields = {**fields, "description": described(fields["description"])}
+
         def work(s: Session) -> None:
             club, _ = self._admin(s, club_id, player.id)
             for key in CLUB_FIELDS:
@@ -322,6 +354,7 @@ class Clubs:
                           options: dict | None, room: dict) -> dict:
         """Create (``preset_id`` None) or replace a preset: its rules checked as a new
         room's are (rooms.service.resolve_rules), its room's seats with them."""
+        name = named(name, "the preset's name")
         variant_row, resolved, seats = resolve_rules(variant, options, room.get("seats"))
 
         def work(s: Session) -> dict:
@@ -377,6 +410,9 @@ class Clubs:
         """A season; the club's matches already ended within its dates count at once."""
         if fields["ends_at"] <= fields["starts_at"]:
             raise sql.BadSeason("a season ends after it starts")
+        # kept in UTC (SQLite keeps no zone: a time stored with another offset would move)
+        fields = {**fields, "name": named(fields["name"], "the season's name"),
+                  "starts_at": fields["starts_at"].astimezone(UTC), "ends_at": fields["ends_at"].astimezone(UTC)}
 
         def work(s: Session) -> dict:
             rsql.lock_ratings(s)  # matches ending now wait, then count in it (app/ratings.py)

@@ -97,9 +97,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "internal server error", "code": "internal_error"}, status_code=500,
                             headers=security_headers(request.url.path))
 
-    for module in (players, auth, friends, variants, rooms, bots, matches, push, ws, clubs):
+    for module in (players, auth, friends, variants, rooms, bots, matches, push, ws):
         app.include_router(module.router)
     app.include_router(friends.others)
+    for router in clubs.routers:
+        app.include_router(router)
 
     @app.get("/healthz", response_model=Health, tags=["health"],
              responses={503: {"model": Health, "description": "the database does not answer"}})

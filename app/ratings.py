@@ -73,26 +73,39 @@ def moved(old: dict[int, tuple[float, float]], players: list[int],
 
 def count_in_season(s: Session, season: m.Season, family: str, players: list[int], placed: list[int],
                     totals: list[float]) -> None:
-    """A counted match of the season's club added to the season (callers hold
-    lock_ratings): its table rows (points per place, wins, places) and the club's own
-    ratings in the family.  A match with one player in two seats is left out."""
+    """A counted match of the season's club that just ended, added to the season
+    (callers hold lock_ratings): see ``tally``."""
+    rows = clubs.season_rows(s, season.id, players)
+    ratings = clubs.season_ratings(s, season.id, family, players)
+    tally(rows, ratings, season, family, players, placed, totals)
+    s.add_all([*rows.values(), *ratings.values()])
+
+
+def tally(rows: dict, ratings: dict, season: m.Season, family: str, players: list[int], placed: list[int],
+          totals: list[float]) -> None:
+    """One match in a season: its table rows (points per place, wins, places) and the
+    club's own ratings in the family (``moved``), in ``rows`` / ``ratings``.  A match
+    with one player in two seats is left out."""
     if len(set(players)) != len(players):
         return
-    clubs.add_season_rows(s, season, players, placed, totals)
-    old = clubs.season_ratings(s, season.id, family, players)
-    _, after = moved({p: (r.mu, r.sigma) for p, r in old.items()}, players, placed)
+    clubs.add_to_rows(rows, season, players, placed, totals)
+    before = {p: (ratings[(family, p)].mu, ratings[(family, p)].sigma) for p in players if (family, p) in ratings}
+    _, after = moved(before, players, placed)
     for pid, new in zip(players, after, strict=True):
-        clubs.save_season_rating(s, season.id, family, pid, new, old.get(pid))
+        clubs.set_rating(ratings, season.id, family, pid, new)
 
 
 def fill_season(s: Session, season: m.Season) -> int:
     """A new season over matches already played (its start in the past): each of them
     counted, in the order they ended, as if the season had been open then (callers
-    hold lock_ratings).  How many."""
+    hold lock_ratings); the rows are written once at the end.  How many."""
     done = clubs.past_matches(s, season)
+    rows: dict = {}
+    ratings: dict = {}
     for _match, family, seats in done:
-        count_in_season(s, season, family, [x[0] for x in seats], [x[1] for x in seats],
-                        [x[2] for x in seats])
+        tally(rows, ratings, season, family, [x[0] for x in seats], [x[1] for x in seats],
+              [x[2] for x in seats])
+    s.add_all([*rows.values(), *ratings.values()])
     return len(done)
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from ..db.clubs import (
     AlreadyMember,
@@ -24,13 +24,17 @@ from ..db.clubs import (
     UnknownPreset,
     UnknownSeason,
 )
-from ..db.errors import BadOptions, BadVariant
+from ..db.errors import BadName, BadOptions, BadVariant
 from ..errors import responses
 from .deps import AUTH, ClubsDep, PlayerDep
 from .rooms import qr_svg
-from .schemas import FAMILIES, MAX_ID, VARIANT_IDS, AwareTime, OptionChange, RoomDefaults, enum
+from .schemas import FAMILIES, MAX_ID, VARIANT_IDS, AwareTime, OptionChange, RoomDefaults, enum, known
 
 router = APIRouter(prefix="/api/clubs", tags=["clubs"])
+# an invite link's routes and my clubs: paths of their own, not shaped like /api/clubs/{club_id}/...
+invites_router = APIRouter(prefix="/api/club-invites", tags=["clubs"])
+mine_router = APIRouter(prefix="/api/players/me", tags=["clubs"])
+routers = (router, invites_router, mine_router)
 
 ClubId = Annotated[int, Path(ge=1, le=MAX_ID, description="a club's id")]
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
@@ -54,7 +58,7 @@ class ClubCreate(BaseModel):
     name: str = Field(min_length=1, max_length=80, description="the club's name")
     description: str = Field("", max_length=2000)
     colour: str = Field("#3a6ea5", pattern=COLOUR, description="the emblem colour, #rrggbb")
-    listed: bool = Field(False, description="listed: anyone signed in sees it and may ask to join (an admin "
+    listed: StrictBool = Field(False, description="listed: anyone signed in sees it and may ask to join (an admin "
                          "approves); private: only members see it, people join by an invite link")
 
 
@@ -63,7 +67,7 @@ class ClubChange(BaseModel):
     name: str | None = Field(None, min_length=1, max_length=80)
     description: str | None = Field(None, max_length=2000)
     colour: str | None = Field(None, pattern=COLOUR)
-    listed: bool | None = None
+    listed: StrictBool | None = None
 
 
 class Owner(BaseModel):
@@ -169,12 +173,12 @@ class SeasonCreate(BaseModel):
     name: str = Field(min_length=1, max_length=80)
     starts_at: AwareTime = Field(description="a time with its zone")
     ends_at: AwareTime = Field(description="after starts_at (422 invalid_season)")
-    families: list[Annotated[str, Field(json_schema_extra=enum(FAMILIES))]] = Field(
+    families: list[Annotated[str, Field(json_schema_extra=enum(FAMILIES)), known(FAMILIES)]] = Field(
         min_length=1, max_length=len(FAMILIES), description="the families whose matches count")
-    points: list[Annotated[int, Field(ge=0, le=1000)]] = Field(
+    points: list[Annotated[StrictInt, Field(ge=0, le=1000)]] = Field(
         [3, 1, 0, 0], min_length=1, max_length=4, description="points for 1st, 2nd, ... place (a place past "
         "the list: 0)")
-    min_matches: int = Field(0, ge=0, le=10000, description="fewer matches: listed, unranked")
+    min_matches: StrictInt = Field(0, ge=0, le=10000, description="fewer matches: listed, unranked")
 
 
 class Winner(BaseModel):
@@ -257,7 +261,7 @@ class RoleBody(BaseModel):
 
 
 class TransferBody(BaseModel):
-    player: int = Field(ge=1, le=MAX_ID, description="an active member, the new owner")
+    player: StrictInt = Field(ge=1, le=MAX_ID, description="an active member, the new owner")
 
 
 def with_url(invite: dict, request: Request) -> dict:
@@ -268,25 +272,25 @@ def with_url(invite: dict, request: Request) -> dict:
 # -- clubs ------------------------------------------------------------------------------------
 
 
-@router.post("", status_code=201, response_model=ClubPage, responses=responses(*AUTH, body=True))
+@router.post("", status_code=201, response_model=ClubPage, responses=responses(*AUTH, BadName, body=True))
 async def create_club(body: ClubCreate, player: PlayerDep, clubs: ClubsDep) -> dict:
     """A new club; the caller is its owner."""
     return await clubs.create(player, body.model_dump())
 
 
-@router.get("/mine", response_model=list[MyClub], responses=responses(*AUTH))
+@mine_router.get("/clubs", response_model=list[MyClub], responses=responses(*AUTH))
 async def my_clubs(player: PlayerDep, clubs: ClubsDep) -> list[dict]:
     """The clubs I am a member of or asked to join."""
     return await clubs.mine(player)
 
 
-@router.get("/invites/{token}", response_model=InviteClub, responses=responses(UnknownInvite))
+@invites_router.get("/{token}", response_model=InviteClub, responses=responses(UnknownInvite))
 async def invite_info(token: Token, clubs: ClubsDep) -> dict:
     """The club an invite link leads to (before joining)."""
     return await clubs.invite_info(token)
 
 
-@router.get("/invites/{token}/qr.svg", response_class=Response,
+@invites_router.get("/{token}/qr.svg", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}}, **responses(UnknownInvite)})
 async def invite_qr(token: Token, clubs: ClubsDep, request: Request) -> Response:
     """The invite link as a QR code (SVG)."""
@@ -295,7 +299,7 @@ async def invite_qr(token: Token, clubs: ClubsDep, request: Request) -> Response
     return qr_svg(url, "Kozyr club invite", cache="no-store")
 
 
-@router.post("/invites/{token}/join", response_model=Membership, responses=responses(*AUTH, UnknownInvite))
+@invites_router.post("/{token}/join", response_model=Membership, responses=responses(*AUTH, UnknownInvite))
 async def join_by_invite(token: Token, player: PlayerDep, clubs: ClubsDep) -> dict:
     """Join by an invite link: an active member at once (already one: unchanged)."""
     return await clubs.join_by_invite(player, token)
@@ -307,7 +311,7 @@ async def club_page(club_id: ClubId, player: PlayerDep, clubs: ClubsDep) -> dict
     return await clubs.page(player, club_id)
 
 
-@router.patch("/{club_id}", response_model=ClubPage, responses=responses(*ADMIN, body=True))
+@router.patch("/{club_id}", response_model=ClubPage, responses=responses(*ADMIN, BadName, body=True))
 async def change_club(club_id: ClubId, body: ClubChange, player: PlayerDep, clubs: ClubsDep) -> dict:
     return await clubs.change(player, club_id, body.model_dump())
 
@@ -376,7 +380,7 @@ async def revoke_invite(club_id: ClubId, invite_id: InviteId, player: PlayerDep,
 
 # -- presets ----------------------------------------------------------------------------------
 
-PRESET_ERRORS = (*ADMIN, BadVariant, BadOptions, PresetNameTaken)
+PRESET_ERRORS = (*ADMIN, BadName, BadVariant, BadOptions, PresetNameTaken)
 
 
 @router.get("/{club_id}/presets", response_model=list[PresetPublic], responses=responses(*SEEN))
@@ -415,7 +419,7 @@ async def seasons(club_id: ClubId, player: PlayerDep, clubs: ClubsDep) -> list[d
 
 
 @router.post("/{club_id}/seasons", status_code=201, response_model=SeasonPublic,
-             responses=responses(*ADMIN, BadSeason, body=True))
+             responses=responses(*ADMIN, BadName, BadSeason, body=True))
 async def create_season(club_id: ClubId, body: SeasonCreate, player: PlayerDep, clubs: ClubsDep) -> dict:
     """A season; the club's matches already ended within its dates count at once."""
     return await clubs.create_season(player, club_id, body.model_dump())

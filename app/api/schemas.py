@@ -7,7 +7,16 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictBool,
+)
 from pydantic.config import JsonDict
 
 from engine import VARIANTS, find_variant
@@ -135,11 +144,11 @@ class RoomDefaults(BaseModel):
 
     seats: int | None = Field(None, ge=SEAT_COUNTS[0], le=SEAT_COUNTS[-1],
                               description="seat count, one of the variant's seat_counts; default: its first")
-    take_seat: bool = Field(True, description="the host takes seat 0")
+    take_seat: StrictBool = Field(True, description="the host takes seat 0")
     takeover_seconds: float | None = Field(
         None, ge=0, le=86400, description="a bot plays for a player who has not acted this long "
         "(until the player's own committed action or `back`; a reconnect alone does not end it); 0: never; default: the server's KOZYR_TURN_TIMEOUT")
-    rated: bool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
+    rated: StrictBool = Field(False, description="finished matches move the players' ratings (app/ratings.py)")
     takeback: Literal["off", "agree"] | None = Field(
         None, description="take-backs: off, or by agreement of every other person seated; "
         "default: agree, but off in a rated room")

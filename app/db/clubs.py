@@ -4,7 +4,8 @@ Policy (who may do what) is app/clubs.py's; the season's table rows and club
 ratings are added to by app/ratings.py as each counted match ends (one path for
 a live match and for a season created over matches already played).  The club
 page's statements are index ranges: members by the primary key (club, player),
-rooms by ``ix_rooms_club``, recent matches by ``ix_matches_club_finished``, the
+rooms by ``ix_rooms_club`` and
+``ix_matches_club_finished``, recent matches by ``ix_matches_club_finished``, the
 season table by the primary key of ``season_rows`` (migration 0020)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import and_, case, delete, func, or_, select
+from sqlalchemy import and_, case, delete, func, select
 from sqlalchemy.orm import Session
 
 from . import models as m
@@ -192,18 +193,24 @@ def check_preset_name(s: Session, club_id: int, name: str, but: int | None = Non
 
 
 def club_rooms(s: Session, club_id: int, limit: int = 50) -> list[dict]:
-    """The club's rooms waiting for players or playing, newest first (ix_rooms_club)."""
+    """The club's rooms waiting for their first match or playing one, newest first: the
+    waiting ones by ``ix_rooms_club`` (club, current match null), the playing ones from
+    their matches by ``ix_matches_club_finished`` (club, finished_at null)."""
     taken = (select(func.count()).select_from(m.Seat)
              .where(m.Seat.room_id == m.Room.id, m.Seat.player_id.is_not(None)).scalar_subquery())
-    rows = s.execute(select(m.Room.code, m.Room.variant, m.Room.preset_name, m.Room.pace, m.Room.seat_count,
-                            m.Room.rated, m.Match.status, taken, m.Room.created_at)
-                     .outerjoin(m.Match, m.Match.id == m.Room.current_match_id)
-                     .where(m.Room.club_id == club_id,
-                            or_(m.Room.current_match_id.is_(None), m.Match.status == "playing"))
-                     .order_by(m.Room.created_at.desc(), m.Room.id.desc()).limit(limit)).all()
+    cols = (m.Room.code, m.Room.variant, m.Room.preset_name, m.Room.pace, m.Room.seat_count, m.Room.rated,
+            taken, m.Room.created_at, m.Room.id)
+    waiting = s.execute(select(*cols).where(m.Room.club_id == club_id, m.Room.current_match_id.is_(None))
+                        .order_by(m.Room.created_at.desc(), m.Room.id.desc()).limit(limit)).all()
+    playing = s.execute(select(*cols).join(m.Match, m.Match.id == m.Room.current_match_id)
+                        .where(m.Match.club_id == club_id, m.Match.finished_at.is_(None),
+                               m.Match.status == "playing")
+                        .order_by(m.Room.created_at.desc(), m.Room.id.desc()).limit(limit)).all()
+    rows = sorted([(r, "waiting") for r in waiting] + [(r, "playing") for r in playing],
+                  key=lambda x: (x[0][7], x[0][8]), reverse=True)[:limit]
     return [{"code": r[0], "variant": r[1], "preset": r[2], "pace": r[3] or "live", "seat_count": r[4],
-             "rated": bool(r[5]), "status": r[6] or "waiting", "seats_taken": int(r[7] or 0),
-             "invite_path": f"/room/{r[0]}", "created_at": utc(r[8])} for r in rows]
+             "rated": bool(r[5]), "status": status, "seats_taken": int(r[6] or 0),
+             "invite_path": f"/room/{r[0]}", "created_at": utc(r[7])} for r, status in rows]
 
 
 def recent_matches(s: Session, club_id: int, limit: int = 10) -> list[dict]:
@@ -270,18 +277,27 @@ def past_matches(s: Session, season: m.Season) -> list[tuple[str, str, list[tupl
     return out
 
 
-def add_season_rows(s: Session, season: m.Season, players: list[int], placed: list[int],
-                    totals: list[float]) -> None:
-    """One counted match added to the season's table rows (callers hold lock_ratings)."""
+def season_rows(s: Session, season_id: int, players: list[int]) -> dict[int, m.SeasonRow]:
+    return {r.player_id: r for r in s.scalars(select(m.SeasonRow).where(
+        m.SeasonRow.season_id == season_id, m.SeasonRow.player_id.in_(players)))}
+
+
+def season_ratings(s: Session, season_id: int, family: str, players: list[int]) -> dict[tuple[str, int], m.SeasonRating]:
+    return {(family, r.player_id): r for r in s.scalars(select(m.SeasonRating).where(
+        m.SeasonRating.season_id == season_id, m.SeasonRating.family == family,
+        m.SeasonRating.player_id.in_(players)))}
+
+
+def add_to_rows(rows: dict[int, m.SeasonRow], season: m.Season, players: list[int], placed: list[int],
+                totals: list[float]) -> None:
+    """One counted match added to the season's table rows ``rows`` (by player; new
+    ones are made: the caller adds them to the session)."""
     points = list(season.points)
-    old = {r.player_id: r for r in s.scalars(select(m.SeasonRow).where(
-        m.SeasonRow.season_id == season.id, m.SeasonRow.player_id.in_(players)))}
     for pid, place, total in zip(players, placed, totals, strict=True):
-        row = old.get(pid)
+        row = rows.get(pid)
         if row is None:
-            row = old[pid] = m.SeasonRow(season_id=season.id, player_id=pid, matches=0, points=0.0, wins=0,
-                                         place_sum=0, total_sum=0.0)
-            s.add(row)
+            row = rows[pid] = m.SeasonRow(season_id=season.id, player_id=pid, matches=0, points=0.0, wins=0,
+                                          place_sum=0, total_sum=0.0)
         row.matches += 1
         row.points += float(points[place - 1]) if place <= len(points) else 0.0
         row.wins += int(place == 1)
@@ -289,20 +305,17 @@ def add_season_rows(s: Session, season: m.Season, players: list[int], placed: li
         row.total_sum += float(total)
 
 
-def season_ratings(s: Session, season_id: int, family: str, players: list[int]) -> dict[int, m.SeasonRating]:
-    return {r.player_id: r for r in s.scalars(select(m.SeasonRating).where(
-        m.SeasonRating.season_id == season_id, m.SeasonRating.family == family,
-        m.SeasonRating.player_id.in_(players)))}
-
-
-def save_season_rating(s: Session, season_id: int, family: str, player_id: int, after: tuple[float, float],
-                       old: m.SeasonRating | None) -> None:
-    if old is None:
-        s.add(m.SeasonRating(season_id=season_id, family=family, player_id=player_id, mu=after[0],
-                             sigma=after[1], matches=1))
+def set_rating(ratings: dict[tuple[str, int], m.SeasonRating], season_id: int, family: str, player_id: int,
+               after: tuple[float, float]) -> None:
+    """A player's club rating in the season after one more match (``ratings`` by
+    (family, player); a new one is made: the caller adds it to the session)."""
+    row = ratings.get((family, player_id))
+    if row is None:
+        ratings[(family, player_id)] = m.SeasonRating(season_id=season_id, family=family, player_id=player_id,
+                                                      mu=after[0], sigma=after[1], matches=1)
     else:
-        old.mu, old.sigma = after
-        old.matches += 1
+        row.mu, row.sigma = after
+        row.matches += 1
 
 
 def table_rows(s: Session, season_id: int) -> list[dict]:

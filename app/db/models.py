@@ -59,7 +59,8 @@ def bot_key(level: str | None, slot: int | None) -> str | None:
 
 class Room(Base):
     __tablename__ = "rooms"
-    __table_args__ = (Index("ix_rooms_club", "club_id", "created_at"),)
+    # the club page's waiting rooms: (club, no match yet) newest first
+    __table_args__ = (Index("ix_rooms_club", "club_id", "current_match_id", "created_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(32), unique=True)
     variant: Mapped[str] = mapped_column(String(64))

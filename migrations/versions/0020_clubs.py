@@ -93,30 +93,45 @@ def upgrade() -> None:
         sa.Column('sigma', sa.Float(), nullable=False),
         sa.Column('matches', sa.Integer(), nullable=False),
     )
-    with op.batch_alter_table('rooms') as batch:
-        batch.add_column(sa.Column('club_id', sa.Integer(), nullable=True))
-        batch.add_column(sa.Column('preset_id', sa.Integer(), nullable=True))
-        batch.add_column(sa.Column('preset_name', sa.String(80), nullable=True))
-        batch.create_foreign_key('fk_rooms_club', 'clubs', ['club_id'], ['id'])
-        batch.create_foreign_key('fk_rooms_preset', 'club_presets', ['preset_id'], ['id'], ondelete='SET NULL')
-        batch.create_index('ix_rooms_club', ['club_id', 'created_at'])
-    with op.batch_alter_table('matches') as batch:
-        batch.add_column(sa.Column('club_id', sa.Integer(), nullable=True))
-        batch.add_column(sa.Column('preset_name', sa.String(80), nullable=True))
-        batch.create_foreign_key('fk_matches_club', 'clubs', ['club_id'], ['id'])
-        batch.create_index('ix_matches_club_finished', ['club_id', 'finished_at'])
+    # Plain ADD COLUMN (no batch copy of the table on SQLite: rooms and matches are
+    # referenced by other tables, and dropping them for a copy fails with the server's
+    # foreign_keys pragma on).  The foreign keys are named so a downgrade finds them.
+    fk_column('rooms', 'club_id', 'clubs', 'fk_rooms_club')
+    fk_column('rooms', 'preset_id', 'club_presets', 'fk_rooms_preset', ondelete='SET NULL')
+    op.add_column('rooms', sa.Column('preset_name', sa.String(80), nullable=True))
+    op.create_index('ix_rooms_club', 'rooms', ['club_id', 'current_match_id', 'created_at'])
+    fk_column('matches', 'club_id', 'clubs', 'fk_matches_club')
+    op.add_column('matches', sa.Column('preset_name', sa.String(80), nullable=True))
+    op.create_index('ix_matches_club_finished', 'matches', ['club_id', 'finished_at'])
+
+
+def fk_column(table: str, column: str, target: str, name: str, ondelete: str | None = None) -> None:
+    """A nullable integer column referencing ``target.id``: on SQLite one ALTER TABLE with
+    the constraint inline (Alembic would copy the table), elsewhere Alembic's own."""
+    if op.get_context().dialect.name == 'sqlite':
+        tail = f' ON DELETE {ondelete}' if ondelete else ''
+        op.execute(f'ALTER TABLE {table} ADD COLUMN {column} INTEGER CONSTRAINT {name} '
+                   f'REFERENCES {target} (id){tail}')
+        return
+    op.add_column(table, sa.Column(column, sa.Integer(), nullable=True))
+    op.create_foreign_key(name, table, target, [column], ['id'], ondelete=ondelete)
 
 
 def downgrade() -> None:
+    # SQLite: a column with a foreign key is dropped by copying the table (batch), which
+    # needs the foreign_keys pragma off (Alembic's own connection has it off).
+    op.drop_index('ix_matches_club_finished', 'matches')
+    op.drop_index('ix_rooms_club', 'rooms')
+    sqlite = op.get_context().dialect.name == 'sqlite'  # its copy leaves the dropped columns' keys out
     with op.batch_alter_table('matches') as batch:
-        batch.drop_index('ix_matches_club_finished')
-        batch.drop_constraint('fk_matches_club', type_='foreignkey')
+        if not sqlite:
+            batch.drop_constraint('fk_matches_club', type_='foreignkey')
         batch.drop_column('preset_name')
         batch.drop_column('club_id')
     with op.batch_alter_table('rooms') as batch:
-        batch.drop_index('ix_rooms_club')
-        batch.drop_constraint('fk_rooms_preset', type_='foreignkey')
-        batch.drop_constraint('fk_rooms_club', type_='foreignkey')
+        if not sqlite:
+            batch.drop_constraint('fk_rooms_preset', type_='foreignkey')
+            batch.drop_constraint('fk_rooms_club', type_='foreignkey')
         batch.drop_column('preset_name')
         batch.drop_column('preset_id')
         batch.drop_column('club_id')

@@ -53,6 +53,11 @@ def members_of(client, club_id, owner) -> dict:
 def test_invite_link_membership_roles_and_refusals(cclient):
     c = cclient
     owner, ann, bob, eve = (new_player(c) for _ in range(4))
+    # a club's name follows the display names' rule (README "Names"); nothing is created
+    refused(c.post("/api/clubs", json={"name": "Клуб\u200b"}, headers=auth(owner)), 422, "invalid_name")
+    refused(c.post("/api/clubs", json={"name": "Клуб", "colour": "red"}, headers=auth(owner)), 422,
+            "invalid_request")
+    assert c.get("/api/players/me/clubs", headers=auth(owner)).json() == []
     club = make_club(c, owner, description="по четвергам", colour="#aa3300")
     cid = club["club"]["id"]
     assert club["me"] == {"role": "owner", "status": "active"}
@@ -66,16 +71,16 @@ def test_invite_link_membership_roles_and_refusals(cclient):
     assert r.status_code == 201, r.text
     invite = r.json()
     assert invite["invite_url"].endswith(f"/club/join/{invite['token']}")
-    assert c.get(f"/api/clubs/invites/{invite['token']}").json()["name"] == "Четверги"
-    assert c.get(f"/api/clubs/invites/{invite['token']}/qr.svg").headers["content-type"] == "image/svg+xml"
+    assert c.get(f"/api/club-invites/{invite['token']}").json()["name"] == "Четверги"
+    assert c.get(f"/api/club-invites/{invite['token']}/qr.svg").headers["content-type"] == "image/svg+xml"
 
-    refused(c.post("/api/clubs/invites/not-a-token/join", headers=auth(ann)), 404, "unknown_invite")
+    refused(c.post("/api/club-invites/not-a-token/join", headers=auth(ann)), 404, "unknown_invite")
     assert set(members_of(c, cid, owner)) == {owner["id"]}  # nothing changed
-    r = c.post(f"/api/clubs/invites/{invite['token']}/join", headers=auth(ann))
+    r = c.post(f"/api/club-invites/{invite['token']}/join", headers=auth(ann))
     assert r.json() == {"club": cid, "player": ann["id"], "role": "member", "status": "active"}
-    assert c.post(f"/api/clubs/invites/{invite['token']}/join", headers=auth(ann)).json()["status"] == "active"
+    assert c.post(f"/api/club-invites/{invite['token']}/join", headers=auth(ann)).json()["status"] == "active"
     assert page(c, cid, ann)["me"] == {"role": "member", "status": "active"}
-    assert [x["id"] for x in c.get("/api/clubs/mine", headers=auth(ann)).json()] == [cid]
+    assert [x["id"] for x in c.get("/api/players/me/clubs", headers=auth(ann)).json()] == [cid]
 
     # a member is not an admin: no invites, no changes, no approvals, no roles
     refused(c.post(f"/api/clubs/{cid}/invites", headers=auth(ann)), 403, "not_club_admin")
@@ -87,14 +92,14 @@ def test_invite_link_membership_roles_and_refusals(cclient):
     # revoked: the link stops working, and the club is as it was
     refused(c.delete(f"/api/clubs/{cid}/invites/{invite['id']}", headers=auth(ann)), 403, "not_club_admin")
     assert c.delete(f"/api/clubs/{cid}/invites/{invite['id']}", headers=auth(owner)).status_code == 204
-    refused(c.post(f"/api/clubs/invites/{invite['token']}/join", headers=auth(bob)), 404, "unknown_invite")
-    refused(c.get(f"/api/clubs/invites/{invite['token']}"), 404, "unknown_invite")
+    refused(c.post(f"/api/club-invites/{invite['token']}/join", headers=auth(bob)), 404, "unknown_invite")
+    refused(c.get(f"/api/club-invites/{invite['token']}"), 404, "unknown_invite")
     assert set(members_of(c, cid, owner)) == {owner["id"], ann["id"]}
     assert c.get(f"/api/clubs/{cid}/invites", headers=auth(owner)).json() == []
 
     # roles: the owner names an admin; an admin removes members but not admins
     token = c.post(f"/api/clubs/{cid}/invites", headers=auth(owner)).json()["token"]
-    c.post(f"/api/clubs/invites/{token}/join", headers=auth(bob))
+    c.post(f"/api/club-invites/{token}/join", headers=auth(bob))
     assert c.put(f"/api/clubs/{cid}/members/{ann['id']}/role", json={"role": "admin"},
                  headers=auth(owner)).json()["role"] == "admin"
     assert c.patch(f"/api/clubs/{cid}", json={"listed": True}, headers=auth(ann)).json()["club"]["listed"] is True
@@ -148,7 +153,7 @@ def club_of_four(client) -> tuple[int, list[dict]]:
     cid = make_club(client, people[0])["club"]["id"]
     token = client.post(f"/api/clubs/{cid}/invites", headers=auth(people[0])).json()["token"]
     for p in people[1:]:
-        assert client.post(f"/api/clubs/invites/{token}/join", headers=auth(p)).status_code == 200
+        assert client.post(f"/api/club-invites/{token}/join", headers=auth(p)).status_code == 200
     return cid, people
 
 
@@ -216,6 +221,9 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     refused(c.post(f"/api/clubs/{cid}/seasons", json=body, headers=auth(people[1])), 403, "not_club_admin")
     refused(c.post(f"/api/clubs/{cid}/seasons", json={**body, "ends_at": PAST}, headers=auth(owner)),
             422, "invalid_season")
+    refused(c.post(f"/api/clubs/{cid}/seasons", json={**body, "families": ["chess"]}, headers=auth(owner)),
+            422, "invalid_request")
+    assert c.get(f"/api/clubs/{cid}/seasons", headers=auth(owner)).json() == []
     r = c.post(f"/api/clubs/{cid}/seasons", json=body, headers=auth(owner))
     assert r.status_code == 201, r.text
     season = r.json()
@@ -226,6 +234,7 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
         assert c.post(f"/api/rooms/{code}/seats/{n}", headers=auth(p)).status_code == 200
     r = c.post(f"/api/rooms/{code}/start", headers=auth(owner), json={"seed": 11})
     match_id = r.json()["match"]["id"]
+    assert [(x["code"], x["status"], x["seats_taken"]) for x in page(c, cid, owner)["rooms"]] == [(code, "playing", 4)]
     with ExitStack() as stack:
         clients = {n: connect(c, stack, code, p, n) for n, p in enumerate(people)}
         view = play_humans(clients, random.Random(11))
@@ -259,7 +268,9 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
         [(x["player"], x["points"], x["rank"]) for x in table]
 
     # a season created afterwards over the same dates counts the match already played, alike
-    later = c.post(f"/api/clubs/{cid}/seasons", json={**body, "name": "Та же"}, headers=auth(owner)).json()
+    later = c.post(f"/api/clubs/{cid}/seasons", json={**body, "name": "Та же", "starts_at": "2026-01-01T03:00:00+03:00"},
+                   headers=auth(owner)).json()
+    assert later["starts_at"].startswith("2026-01-01T00:00:00")  # the same moment, kept in UTC
     assert later["table"] == table
     assert [(r["player"], r["mu"]) for r in later["ratings"]] == [(r["player"], r["mu"]) for r in season["ratings"]]
     # another family's season does not count it

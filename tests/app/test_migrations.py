@@ -162,3 +162,55 @@ def test_0016_moves_each_first_token_to_the_devices(db, tmp_path, stack):
         command.downgrade(cfg, "0015")
         assert conn.execute(text("SELECT token_hash FROM players WHERE id = 7")).scalar() == store.token_hash(token)
         assert conn.execute(text("SELECT count(*) FROM player_tokens")).scalar() == 0
+
+
+CLUB_TABLES = {"clubs", "club_members", "club_invites", "club_presets", "seasons", "season_rows", "season_ratings"}
+
+
+@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_0020_clubs_up_down_up_keeps_rooms(db, tmp_path, stack):
+    """0020 adds the club tables and the rooms' / matches' club columns (on a database
+    with rooms, seats and matches, as the server runs it); down removes them and leaves
+    the rooms and matches as they were; up again restores them."""
+    from sqlalchemy import text
+
+    from app.db.session import Database
+
+    url = f"sqlite:///{tmp_path / 'c.db'}" if db == "sqlite" else stack.enter_context(scratch_pg_database())
+    engine = create_engine(sqlalchemy_url(url))
+    stack.callback(engine.dispose)
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0019")
+        conn.execute(text("INSERT INTO players (id, token_hash, name, created_at) VALUES (1, 'h', 'H', CURRENT_TIMESTAMP)"))
+        conn.execute(text("INSERT INTO rooms (id, code, variant, options, seat_count, host_id, created_at) "
+                          "VALUES (1, 'R', 'thousand-1000', '{}', 3, 1, CURRENT_TIMESTAMP)"))
+        conn.execute(text("INSERT INTO seats (room_id, seat_no, player_id) VALUES (1, 0, 1)"))
+        conn.execute(text("INSERT INTO matches (id, room_id, number, variant, options, seat_count, seed, status, "
+                          "version, created_at) VALUES ('M', 1, 1, 'thousand-1000', '{}', 3, 1, 'finished', 9, "
+                          "CURRENT_TIMESTAMP)"))
+    server = Database(url)  # as the server migrates: SQLite with its foreign_keys pragma on
+    upgrade(server.engine)
+    server.dispose()
+
+    def shape() -> tuple[set, set, set, set]:
+        look = inspect(engine)
+        rooms = {c["name"] for c in look.get_columns("rooms")}
+        matches = {c["name"] for c in look.get_columns("matches")}
+        indexes = {i["name"] for t in ("rooms", "matches") for i in look.get_indexes(t)}
+        return set(look.get_table_names()), rooms, matches, indexes
+
+    tables, rooms, matches, indexes = shape()
+    assert CLUB_TABLES <= tables and {"club_id", "preset_id", "preset_name"} <= rooms
+    assert {"club_id", "preset_name"} <= matches and {"ix_rooms_club", "ix_matches_club_finished"} <= indexes
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0019")
+    tables, rooms, matches, indexes = shape()
+    assert not CLUB_TABLES & tables and not {"club_id", "preset_id", "preset_name"} & rooms
+    assert "club_id" not in matches and not {"ix_rooms_club", "ix_matches_club_finished"} & indexes
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT code FROM rooms")).scalars().all() == ["R"]
+    upgrade(engine)
+    assert CLUB_TABLES <= shape()[0]
