@@ -21,6 +21,11 @@ function emblem(club, big = false) {
     text: (club.name || '?').trim().charAt(0).toUpperCase() });
 }
 
+// A refusal in words; a club's, preset's or season's name refused has its own (80 characters, not a player's 40).
+function clubError(ex) {
+  return ex && ex.code === 'invalid_name' ? t('clubs.invalid_name') : errorText(ex);
+}
+
 const roleText = (role) => t('clubs.roles.' + (ROLES.includes(role) ? role : 'member'));
 
 // A button that runs `fn` (an API call), then `done`; a refusal is said beside it.  With
@@ -68,7 +73,7 @@ function newClubForm(ctx) {
         colour: f.colour.value, listed: form.querySelector('input[name=listed]:checked').value === 'listed' });
       ctx.navigate(`/#/club/${page.club.id}`);
     } catch (ex) {
-      err.textContent = errorText(ex);
+      err.textContent = clubError(ex);
     }
   });
   return form;
@@ -234,7 +239,12 @@ function presetsPanel({ data, variants, id, ctx, redraw }) {
       roomForm(variants, { role: 'preset-form', button: 'save_preset', prefix: 'preset', before: name, submit: async (body) => {
         const { variant, options, seats, ...room } = body;
         const field = document.querySelector('[data-role=preset-form] input[name=preset_name]');
-        await api.createPreset(id, { name: field.value.trim(), variant, options, room: { seats, ...room } });
+        try {
+          await api.createPreset(id, { name: field.value.trim(), variant, options, room: { seats, ...room } });
+        } catch (ex) {  // the form says a refusal by errorText: a name's in the clubs' words
+          if (ex.code !== 'invalid_name') throw ex;
+          throw Object.assign(new Error(t('clubs.invalid_name')), { status: ex.status });
+        }
         redraw();
       } }));
   }
@@ -392,7 +402,7 @@ function seasonForm(data, variants, id, redraw) {
         min_matches: Number(f.min_matches.value || 0) });
       redraw();
     } catch (ex) {
-      err.textContent = errorText(ex);
+      err.textContent = clubError(ex);
     }
   });
   return form;

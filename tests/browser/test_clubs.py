@@ -164,7 +164,7 @@ def club_scene(server):
     cid = club["id"]
     invite = call(server, "POST", f"/api/clubs/{cid}/invites", owner["token"])
     for p in people[1:]:
-        call(server, "POST", f"/api/clubs/invites/{invite['token']}/join", p["token"])
+        call(server, "POST", f"/api/club-invites/{invite['token']}/join", p["token"])
     call(server, "PUT", f"/api/clubs/{cid}/members/{people[1]['id']}/role", owner["token"], {"role": "admin"})
     preset = call(server, "POST", f"/api/clubs/{cid}/presets", owner["token"], {
         "name": "Наш король", "variant": VARIANT, "options": {"reigns": 0}, "room": {"seats": 4, "rated": True}})
