@@ -53,25 +53,28 @@ function actButton(text, role, fn, done, cls = 'btn small', sure = false) {
 
 // --- My clubs ------------------------------------------------------------------------------
 
-function newClubForm(ctx) {
+// The club's own fields: a new club's (My clubs), or an admin's change of them (the club
+// page).  `save(fields)` sends them; a refusal is said under the form.
+function clubForm(club, { role, button, save }) {
+  const v = club || { name: '', description: '', colour: DEFAULT_COLOUR, listed: false };
   const err = h('p', { class: 'error', 'data-role': 'club-error' });
-  const form = h('form', { class: 'club-form', 'data-role': 'new-club' },
-    h('label', { class: 'field' }, t('clubs.name'), h('input', { type: 'text', name: 'name', maxlength: 80, required: true })),
-    h('label', { class: 'field' }, t('clubs.description'), h('textarea', { name: 'description', maxlength: 2000, rows: 2 })),
+  const form = h('form', { class: 'club-form', 'data-role': role },
+    h('label', { class: 'field' }, t('clubs.name'), h('input', { type: 'text', name: 'name', maxlength: 80, required: true, value: v.name })),
+    h('label', { class: 'field' }, t('clubs.description'), h('textarea', { name: 'description', maxlength: 2000, rows: 2, text: v.description })),
     h('div', { class: 'row' },
-      h('label', { class: 'field' }, t('clubs.colour'), h('input', { type: 'color', name: 'colour', value: DEFAULT_COLOUR })),
+      h('label', { class: 'field' }, t('clubs.colour'), h('input', { type: 'color', name: 'colour', value: v.colour })),
       h('fieldset', { class: 'field club-listed' }, h('legend', { text: t('clubs.who_sees') }),
         ['private', 'listed'].map((x) => h('label', { class: 'check' },
-          h('input', { type: 'radio', name: 'listed', value: x, checked: x === 'private' }),
+          h('input', { type: 'radio', name: 'listed', value: x, checked: (x === 'listed') === !!v.listed }),
           h('span', null, h('b', { text: t('clubs.' + x) }), ' ', h('small', { class: 'muted', text: t(`clubs.${x}_desc`) })))))),
-    h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create-club', text: t('clubs.create') }), err);
+    h('button', { type: 'submit', class: 'btn primary', 'data-role': button, text: t(button === 'create-club' ? 'clubs.create' : 'save') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = form.elements;
     try {
-      const page = await api.createClub({ name: f.name.value.trim(), description: f.description.value.trim(),
+      // as typed: the server cleans a name by the names' rule and refuses one of spaces only (invalid_name)
+      await save({ name: f.name.value, description: f.description.value,
         colour: f.colour.value, listed: form.querySelector('input[name=listed]:checked').value === 'listed' });
-      ctx.navigate(`/#/club/${page.club.id}`);
     } catch (ex) {
       err.textContent = clubError(ex);
     }
@@ -97,7 +100,10 @@ export async function renderClubs(root, ctx) {
         emblem(c), ctx.link(`/#/club/${c.id}`, c.name, 'club-link'),
         h('span', { class: 'badge', text: c.status === 'pending' ? t('clubs.pending') : roleText(c.role) }))))
         : h('p', { class: 'muted', text: t('clubs.none') })),
-    h('section', { class: 'panel' }, h('h2', { text: t('clubs.new') }), newClubForm(ctx))));
+    h('section', { class: 'panel' }, h('h2', { text: t('clubs.new') }), clubForm(null, { role: 'new-club', button: 'create-club', save: async (fields) => {
+      const page = await api.createClub(fields);
+      ctx.navigate(`/#/club/${page.club.id}`);
+    } }))));
 }
 
 // The lobby's way to the clubs (the phone's header has no room for the link): my clubs,
@@ -240,7 +246,7 @@ function presetsPanel({ data, variants, id, ctx, redraw }) {
         const { variant, options, seats, ...room } = body;
         const field = document.querySelector('[data-role=preset-form] input[name=preset_name]');
         try {
-          await api.createPreset(id, { name: field.value.trim(), variant, options, room: { seats, ...room } });
+          await api.createPreset(id, { name: field.value, variant, options, room: { seats, ...room } });
         } catch (ex) {  // the form says a refusal by errorText: a name's in the clubs' words
           if (ex.code !== 'invalid_name') throw ex;
           throw Object.assign(new Error(t('clubs.invalid_name')), { status: ex.status });
@@ -358,6 +364,8 @@ function adminPanel({ data, invites, variants, id, redraw }) {
     h('div', null, actButton(t('clubs.revoke'), 'revoke-invite', () => api.revokeClubInvite(id, inv.id), redraw, 'btn danger small', true))));
   return h('section', { class: 'panel club-admin', 'data-role': 'club-admin' },
     h('h2', { text: t('clubs.admin') }),
+    h('details', { class: 'club-settings', 'data-role': 'club-settings' }, h('summary', { text: t('clubs.settings') }),
+      clubForm(club, { role: 'edit-club', button: 'save-club', save: async (fields) => { await api.changeClub(id, fields); redraw(); } })),
     h('h3', { text: t('clubs.invites') }),
     h('p', { class: 'muted small', text: t('clubs.invites_note') }),
     ...links,
@@ -388,17 +396,22 @@ function seasonForm(data, variants, id, redraw) {
         h('span', { text: t('families.' + f) })))),
     h('div', { class: 'row' },
       h('label', { class: 'field' }, t('clubs.points_per_place'),
-        h('input', { type: 'text', name: 'points', value: '3, 1, 0, 0', inputmode: 'numeric', pattern: '\\s*\\d+(\\s*,\\s*\\d+){0,3}\\s*', 'aria-describedby': 'season-points-desc' }),
+        h('input', { type: 'text', name: 'points', value: '3, 1, 0, 0', 'aria-describedby': 'season-points-desc' }),
         h('small', { class: 'opt-desc', id: 'season-points-desc', text: t('clubs.points_desc') })),
       h('label', { class: 'field' }, t('clubs.min_matches'), h('input', { type: 'number', name: 'min_matches', min: 0, max: 10000, value: 0 }))),
     h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create-season', text: t('clubs.create_season') }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = form.elements;
+    const points = f.points.value.split(',').map((x) => x.trim());
+    if (points.length > 4 || !points.every((x) => /^\d{1,3}$/.test(x))) {  // said here, nothing sent
+      err.textContent = `${t('clubs.points_per_place')}: ${t('clubs.points_desc')}`;
+      return;
+    }
     try {
-      await api.createSeason(id, { name: f.name.value.trim(), starts_at: dayStart(f.starts.value), ends_at: dayStart(f.ends.value, true),
+      await api.createSeason(id, { name: f.name.value, starts_at: dayStart(f.starts.value), ends_at: dayStart(f.ends.value, true),
         families: [...form.querySelectorAll('input[name=families]:checked')].map((x) => x.value),
-        points: f.points.value.split(',').map((x) => Number(x.trim())).filter((x) => Number.isInteger(x)),
+        points: points.map(Number),
         min_matches: Number(f.min_matches.value || 0) });
       redraw();
     } catch (ex) {

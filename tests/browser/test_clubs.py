@@ -67,6 +67,11 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
     # a season over every family, from today
     sform = owner.locator("[data-role=season-form]")
     sform.locator("input[name=name]").fill("Winter")
+    sform.locator("input[name=points]").fill("3, one, 0")  # refused in words, nothing sent
+    sform.locator("[data-role=create-season]").click()
+    sform.locator("[data-role=season-error]", has_text="numbers separated by commas").wait_for()
+    assert owner.locator("[data-role=season-name]").count() == 0
+    sform.locator("input[name=points]").fill("3, 1, 0, 0")
     sform.locator("[data-role=create-season]").click()
     owner.locator("[data-role=season-name]").wait_for()
     assert owner.locator("[data-role=club-season]").inner_text().count("No match has counted yet.") == 1
@@ -139,6 +144,27 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
         owner.locator("[data-role=season-csv]").click()
     assert dl.value.suggested_filename.endswith(".csv")
     assert "rank,player,name" in open(dl.value.path(), encoding="utf-8").read()
+    # the owner renames the club, names Борис an admin, then hands the club over (asked "Sure?" first)
+    owner.locator("[data-role=club-settings] > summary").click()
+    edit = owner.locator("[data-role=edit-club]")
+    edit.locator("input[name=name]").fill("   ")
+    edit.locator("[data-role=save-club]").click()
+    edit.locator("[data-role=club-error]", has_text="1 to 80 characters").wait_for()
+    assert call(server, "GET", f"/api/clubs/{club_id}", ola["token"])["club"]["name"] == "Четверги <b>"  # unchanged
+    edit.locator("input[name=name]").fill("Thursdays")
+    edit.locator("[data-role=save-club]").click()
+    owner.locator("[data-role=club-name]", has_text="Thursdays").wait_for()
+    row = owner.locator(f"[data-role=club-members] [data-player='{boris['id']}']")
+    row.locator("[data-role=set-role]").click()
+    owner.locator(f"[data-role=club-members] [data-player='{boris['id']}'][data-club-role=admin]").wait_for()
+    hand = owner.locator(f"[data-role=club-members] [data-player='{boris['id']}'] [data-role=transfer]")
+    hand.click()
+    assert hand.inner_text().startswith("Sure?")
+    assert call(server, "GET", f"/api/clubs/{club_id}", ola["token"])["club"]["owner"]["id"] == ola["id"]
+    hand.click()
+    owner.locator("[data-role=my-role]", has_text="admin").wait_for()
+    assert call(server, "GET", f"/api/clubs/{club_id}", ola["token"])["club"]["owner"]["id"] == boris["id"]
+
     # the admin's club page passes axe (WCAG 2.1 A/AA) and the touch-target sizes at both sizes in ru / pl / en
     owner.locator("[data-role=new-preset] > summary").click()
     assert axe_violations(owner, "club page") == []
@@ -166,6 +192,8 @@ def club_scene(server):
     for p in people[1:]:
         call(server, "POST", f"/api/club-invites/{invite['token']}/join", p["token"])
     call(server, "PUT", f"/api/clubs/{cid}/members/{people[1]['id']}/role", owner["token"], {"role": "admin"})
+    asking = call(server, "POST", "/api/players", body={"name": "Zdzisław Wiśniewski"})  # a join request to approve
+    call(server, "POST", f"/api/clubs/{cid}/join", asking["token"])
     preset = call(server, "POST", f"/api/clubs/{cid}/presets", owner["token"], {
         "name": "Наш король", "variant": VARIANT, "options": {"reigns": 0}, "room": {"seats": 4, "rated": True}})
     call(server, "POST", f"/api/clubs/{cid}/seasons", owner["token"], {
