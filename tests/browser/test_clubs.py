@@ -93,6 +93,11 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
     assert guest.locator("[data-role=my-role]").inner_text() == "участник"
     assert guest.locator("[data-role=club-admin]").count() == 0  # no admin's parts for a member
     assert no_sideways_overflow(guest)
+    # on the phone the header has no Clubs link: the lobby's Clubs panel leads to the club
+    guest.goto(server + "/")
+    assert not guest.locator("#clubs-link").is_visible()
+    guest.locator(f"[data-role=lobby-clubs] [data-club='{club_id}'] a").click()
+    guest.wait_for_url(f"**/#/club/{club_id}")
 
     # the member opens a room from the preset: its name and changed rule on the invitation
     guest.locator("[data-role=club-presets] [data-role=open-room]").click()
