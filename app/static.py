@@ -9,6 +9,7 @@ URL scheme (README, "Static files"):
   they fetch), which name each other by relative paths, all come from one build.  ``Cache-Control: public, max-age=31536000, immutable``.
 - Entries keep one address for ever and are revalidated on every use
   (``Cache-Control: no-cache`` with an ``ETag``): the page at ``/`` and ``/room/{code}``
+  and a club's invite link ``/club/join/{token}``
   (``index.html``, whose ``src`` / ``href`` to files of the tree are rewritten here to
   the prefix), any ``*.html``, and the reserved ``/sw.js`` and ``/manifest.webmanifest``
   (the worker gets the build's id and the versioned addresses of the files it keeps
@@ -140,6 +141,7 @@ class StaticSite:
         return Router(routes=[
             Route("/", self._page, methods=["GET", "HEAD"]),
             Route("/room/{code}", self._page, methods=["GET", "HEAD"]),
+            Route("/club/join/{token}", self._page, methods=["GET", "HEAD"]),
             Route(VERSIONED + "{build}/{path:path}", self._versioned, methods=["GET", "HEAD"]),
             Route("/{path:path}", self._plain, methods=["GET", "HEAD"]),
         ])

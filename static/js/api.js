@@ -87,4 +87,32 @@ export const api = {
   // where every card is after every step of a finished deal (the engine's deal_positions)
   dealPositions: (id, n) => req('GET', `/matches/${enc(id)}/deals/${Number(n)}/positions`),
   qrPath: (code) => `/api/rooms/${enc(code)}/qr.svg`,
+  // clubs (README "Clubs"): the page's data, membership, invite links, presets, seasons
+  myClubs: () => req('GET', '/players/me/clubs'),
+  createClub: (body) => req('POST', '/clubs', body),
+  club: (id) => req('GET', `/clubs/${Number(id)}`),
+  changeClub: (id, body) => req('PATCH', `/clubs/${Number(id)}`, body),
+  clubInvite: (token) => req('GET', `/club-invites/${enc(token)}`),
+  clubInviteQr: (token) => `/api/club-invites/${enc(token)}/qr.svg`,
+  joinClub: (token) => req('POST', `/club-invites/${enc(token)}/join`),
+  askToJoin: (id) => req('POST', `/clubs/${Number(id)}/join`),
+  leaveClub: (id) => req('POST', `/clubs/${Number(id)}/leave`),
+  transferClub: (id, player) => req('POST', `/clubs/${Number(id)}/transfer`, { player }),
+  approveMember: (id, player) => req('POST', `/clubs/${Number(id)}/members/${Number(player)}/approve`),
+  removeMember: (id, player) => req('DELETE', `/clubs/${Number(id)}/members/${Number(player)}`),
+  setRole: (id, player, role) => req('PUT', `/clubs/${Number(id)}/members/${Number(player)}/role`, { role }),
+  clubInvites: (id) => req('GET', `/clubs/${Number(id)}/invites`),
+  newClubInvite: (id) => req('POST', `/clubs/${Number(id)}/invites`),
+  revokeClubInvite: (id, invite) => req('DELETE', `/clubs/${Number(id)}/invites/${Number(invite)}`),
+  createPreset: (id, body) => req('POST', `/clubs/${Number(id)}/presets`, body),
+  deletePreset: (id, preset) => req('DELETE', `/clubs/${Number(id)}/presets/${Number(preset)}`),
+  roomFromPreset: (preset) => req('POST', '/rooms', { preset, take_seat: true }),
+  createSeason: (id, body) => req('POST', `/clubs/${Number(id)}/seasons`, body),
+  closeSeason: (id, season) => req('POST', `/clubs/${Number(id)}/seasons/${Number(season)}/close`),
+  // the season's table as CSV: the route wants the token in a header, so it is fetched here
+  seasonCsv: async (id, season) => {
+    const res = await fetch(`/api/clubs/${Number(id)}/seasons/${Number(season)}/table.csv`, { headers: { 'X-Player-Token': (me() || {}).token || '' } });
+    if (!res.ok) { const err = new Error(res.statusText); err.status = res.status; throw err; }
+    return res.blob();
+  },
 };

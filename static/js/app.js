@@ -7,6 +7,7 @@ import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from '.
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel, variantsOnce } from './lobby.js';
+import { renderClubs, renderClub, renderClubJoin, clubsPanel } from './clubs.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -339,6 +340,8 @@ class RoomPage {
       pace: () => (this.state.room && this.state.room.pace) || 'live',
       isHost: () => this.isHost(),
       historyHref: () => (this.matchId ? `/#/match/${this.matchId}` : null),
+      // a room opened from a club preset: {name, club, differs} (the table's strip names it)
+      preset: () => (this.state.room && this.state.room.preset) || null,
     };
   }
 
@@ -435,6 +438,11 @@ function route() {
   let m = /^#\/match\/([\w-]+)/.exec(location.hash);
   if (m) return { name: 'match', id: m[1] };
   if (/^#\/games\/?$/.test(location.hash)) return { name: 'games' };
+  if (/^#\/clubs\/?$/.test(location.hash)) return { name: 'clubs' };
+  m = /^#\/club\/(\d+)\/?$/.exec(location.hash);
+  if (m) return { name: 'club', id: Number(m[1]) };
+  m = /^\/club\/join\/([\w-]+)\/?$/.exec(location.pathname);  // a club's invite link (clubs.js)
+  if (m && !location.hash) return { name: 'club-join', token: m[1] };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
   if (m) return { name: 'player', id: m[1] ? Number(m[1]) : null };
   m = /^#\/email\/(verify|unsubscribe)\/([\w-]+)\/?$/.exec(location.hash);  // a mail's link (push.js)
@@ -469,6 +477,12 @@ function render() {
     renderHistory(main, r.id, { link });
   } else if (r.name === 'games') {
     renderGames(main, { link, navigate });
+  } else if (r.name === 'clubs') {
+    renderClubs(main, { link, navigate });
+  } else if (r.name === 'club') {
+    renderClub(main, r.id, { link, navigate });
+  } else if (r.name === 'club-join') {
+    renderClubJoin(main, r.token, { link, navigate });
   } else {
     renderHome(main, { link, navigate, rerender: render, savePlayer: (name) => ensurePlayer(name), stale: () => drawn !== renders }).then(() => {
       // browser notifications for calls (notify.js), in the greeting's panel
@@ -477,6 +491,8 @@ function render() {
       if (toggle) hello.append(toggle);
       // after the home page is drawn: renderHome clears the page once it has the player
       if (route().name === 'home') callsBanner(main, { navigate });
+      const home = main.querySelector('.home');
+      if (home && me()) clubsPanel({ link }).then((el) => { if (drawn === renders && home.isConnected) home.append(el); });  // last: nothing above it moves
     }).catch(() => {});
   }
 }
@@ -500,6 +516,9 @@ function header() {
   home.onclick = (e) => { e.preventDefault(); navigate('/'); };
   document.getElementById('player-link').textContent = t('player.my_page');
   document.getElementById('games-label').textContent = t('games.title');
+  const clubs = document.getElementById('clubs-link');
+  clubs.textContent = t('clubs.title');
+  clubs.onclick = (e) => { e.preventDefault(); navigate('/#/clubs'); };
   const games = document.getElementById('games-link');
   games.onclick = (e) => { e.preventDefault(); navigate('/#/games'); };
   relabelGames();

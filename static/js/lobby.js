@@ -118,7 +118,7 @@ function defaultsOf(v) {
 
 // --- the home page ---------------------------------------------------------------------
 
-function nameForm(onSaved) {
+export function nameForm(onSaved) {
   const who = me();
   const input = h('input', { type: 'text', name: 'name', maxlength: 40, required: true, value: who ? who.name : '',
     placeholder: t('name'), autocomplete: 'nickname' });
@@ -215,8 +215,13 @@ export function paceText(room) {
     days: duration((room.vacation_days ?? PACE_DEFAULTS.vacation_days) * 86400) });
 }
 
-// The room form: game, variant (presets first), seats, house rules in groups.
-function createRoomForm(variants, ctx) {
+// The room form: game, variant (presets first), seats, house rules in groups, the pace and
+// the room's defaults.  `submit(body)` gets what POST /api/rooms takes besides take_seat
+// ({variant, seats, options, rated, takeback, abandoned, pace ...}); it throws the API's
+// error, which the form shows (an invalid_options one on the fields it names).  The lobby
+// opens a room with it; a club's preset form (clubs.js) keeps it as a preset, with
+// `before` (its name field) on top.
+export function roomForm(variants, { submit, role = 'create-room', button = 'create', prefix = 'new', before = null }) {
   const ordered = [...variants].sort((a, b) => {
     const fa = FEATURED.indexOf(a.id), fb = FEATURED.indexOf(b.id);
     return (fa < 0 ? 99 : fa) - (fb < 0 ? 99 : fb);
@@ -313,28 +318,27 @@ function createRoomForm(variants, ctx) {
   // Does a match the host stops before its end count (README "Abandoned matches")?
   const abandonedSel = h('select', { name: 'abandoned' },
     ['ignored', 'counts'].map((v) => h('option', { value: v, text: t(`abandoned_opt_${v}`) })));
-  const form = h('form', { class: 'create-room', 'data-role': 'create-room' },
+  const form = h('form', { class: 'create-room', 'data-role': role },
+    before,
     h('div', { class: 'row' },
       h('label', { class: 'field' }, t('game'), famSel),
       h('label', { class: 'field' }, t('variant'), varSel),
       h('label', { class: 'field' }, t('seats_n'), seatSel)),
     presetBox, optBox,
-    paceFieldset({}, { prefix: 'new-pace' }),
+    paceFieldset({}, { prefix: `${prefix}-pace` }),
     h('div', { class: 'row' },
       h('label', { class: 'field check' }, rated, t('rated_room')),
       h('label', { class: 'field' }, t('takeback_option'), takebackSel)),
     h('div', { class: 'row' }, h('label', { class: 'field' }, t('abandoned_option'), abandonedSel),
       h('label', { class: 'field check' }, coach, t('coach_room'))),
-    h('button', { type: 'submit', class: 'btn primary', 'data-role': 'create', text: t('create') }), err);
+    h('button', { type: 'submit', class: 'btn primary', 'data-role': button, text: t(button === 'create' ? 'create' : 'clubs.' + button) }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const options = {};  // only what differs from the chosen variant's own defaults
     for (const x of changed()) if (!(x.el.hidden)) options[x.name] = x.value();
     try {
-      const { takeover_seconds: secs, ...pace } = paceBody(readPace(form));
-      const room = await api.createRoom(varSel.value, Number(seatSel.value), options, secs,
-        { rated: rated.checked, takeback: takebackSel.value, abandoned: abandonedSel.value, coach: coach.checked, ...pace });
-      ctx.navigate(room.invite_path);
+      await submit({ variant: varSel.value, seats: Number(seatSel.value), options, rated: rated.checked,
+        takeback: takebackSel.value, abandoned: abandonedSel.value, coach: coach.checked, ...paceBody(readPace(form)) });
     } catch (ex) {
       err.textContent = errorText(ex);
       for (const el of optBox.querySelectorAll('.field.option.invalid')) el.classList.remove('invalid');
@@ -398,7 +402,10 @@ export async function renderHome(root, ctx) {
     const c = codeFromInput(code.value);
     if (c) ctx.navigate('/room/' + encodeURIComponent(c));
   });
-  page.append(h('section', { class: 'panel' }, h('h2', { text: t('create_room') }), createRoomForm(variants, ctx)),
+  page.append(h('section', { class: 'panel' }, h('h2', { text: t('create_room') }), roomForm(variants, { submit: async (body) => {
+    const room = await api.createRoom(body.variant, body.seats, body.options, body.takeover_seconds, body);
+    ctx.navigate(room.invite_path);
+  } })),
     h('section', { class: 'panel' }, join));
 
   const list = h('section', { class: 'panel' }, h('h2', { text: t('my_matches') }));
@@ -417,7 +424,8 @@ export async function renderHome(root, ctx) {
 
 function inviteLine(room) {
   const host = room.host ? seatName(room.host) : '';
-  return t('invite_ui.invites', { host, game: gameName(room.variant, room.variant_name) });
+  const game = gameName(room.variant, room.variant_name);
+  return t('invite_ui.invites', { host, game: room.preset ? `${room.preset.name} · ${game}` : game });
 }
 
 function isHostOf(room) {
@@ -454,7 +462,14 @@ function copyFallback(field, url) {
 
 // The invite link with Share (Web Share API where present, else copy) and its QR code.
 export function inviteEl(room, { qr = true } = {}) {
-  const url = inviteUrl(room);
+  const game = gameName(room.variant, room.variant_name);
+  return shareLinkEl({ url: inviteUrl(room), qr: qr ? api.qrPath(room.code) : null,
+    title: `Kozyr — ${game}`, text: t('invite_ui.share_text', { game }) });
+}
+
+// A link to hand on (a room's invitation, a club's invite link): the link, Share (Web Share
+// API where present, else copy) and its QR code image (`qr`: its address, or none).
+export function shareLinkEl({ url, qr = null, title, text, label = t('invite') }) {
   // The handlers find the link's parts from the button pressed (dom.js: a patch may keep older elements).
   const parts = (e) => {
     const box = e.currentTarget.closest('[data-role="invite"]');
@@ -475,9 +490,8 @@ export function inviteEl(room, { qr = true } = {}) {
     status.dataset.copied = String(ok);
   };
   const share = async (e) => {
-    const game = gameName(room.variant, room.variant_name);
     try {
-      await navigator.share({ title: `Kozyr — ${game}`, text: t('invite_ui.share_text', { game }), url });
+      await navigator.share({ title, text, url });
     } catch (err) {
       if (!err || err.name !== 'AbortError') await copy(e);
     }
@@ -486,13 +500,13 @@ export function inviteEl(room, { qr = true } = {}) {
   const buttons = h('div', { class: 'invite-buttons' },
     canShare ? h('button', { type: 'button', class: 'btn primary', 'data-role': 'share-invite', onclick: share }, t('invite_ui.share')) : null,
     h('button', { type: 'button', class: `btn${canShare ? '' : ' primary'}`, 'data-role': 'copy-invite', onclick: copy }, t('invite_ui.copy')));
-  const qrImg = qr ? h('img', { class: 'qr', 'data-role': 'invite-qr', src: api.qrPath(room.code),
+  const qrImg = qr ? h('img', { class: 'qr', 'data-role': 'invite-qr', src: qr,
     alt: t('invite_ui.qr_alt'), width: 136, height: 136, loading: 'lazy' }) : null;
   return h('div', { class: 'invite', 'data-role': 'invite' },
     h('div', { class: 'invite-main' },
-      h('span', { class: 'invite-label', text: t('invite') }),
+      h('span', { class: 'invite-label', text: label }),
       h('code', { class: 'invite-link', 'data-role': 'invite-link', text: url }),
-      h('textarea', { class: 'copy-field', 'data-role': 'invite-copy-field', readonly: true, rows: 2, hidden: true, 'aria-label': t('invite') }),
+      h('textarea', { class: 'copy-field', 'data-role': 'invite-copy-field', readonly: true, rows: 2, hidden: true, 'aria-label': label }),
       buttons,
       h('p', { class: 'copy-status small', 'data-role': 'copy-status', 'aria-live': 'polite' })),
     qrImg ? h('figure', { class: 'qr-box' }, qrImg, h('figcaption', { class: 'muted small', text: t('invite_ui.scan') })) : null);
@@ -619,6 +633,23 @@ function roomOptionsEl(room, variants) {
       opts.map(([k, val]) => h('li', null, h('span', { text: `${optionText({ name: k }).label}: ` }), h('b', { text: optionValueText(k, val) })))) : null);
 }
 
+// What a club preset's rules change from the variant's defaults, in words (the API's
+// `differs`: [{option, value, default}]); none: "the game's usual rules".
+export function differsEl(differs) {
+  if (!differs || !differs.length) return h('p', { class: 'muted small', 'data-role': 'preset-differs', text: t('clubs.usual_rules') });
+  return h('ul', { class: 'room-options muted small', 'data-role': 'preset-differs' }, differs.map((d) => h('li', { 'data-option': d.option },
+    h('span', { text: `${optionText({ name: d.option }).label}: ` }), h('b', { text: optionValueText(d.option, d.value) }),
+    h('span', { text: ` (${t('clubs.instead_of', { value: optionValueText(d.option, d.default) })})` }))));
+}
+
+// A room opened from a club preset: the club, the preset's name and what it changes.
+export function presetEl(preset) {
+  return h('div', { class: 'preset-info', 'data-role': 'preset-info' },
+    h('p', { class: 'preset-name' }, preset.club ? h('span', { class: 'muted', text: `${preset.club.name} · ` }) : null,
+      h('b', { 'data-role': 'preset-name', text: preset.name })),
+    differsEl(preset.differs));
+}
+
 // A link to a match's history that opens it as a panel over the room (the live
 // connection stays); a click with a modifier still opens the page in a new tab.
 export function historyLink(matchId, text, cls) {
@@ -660,10 +691,11 @@ export function roomLobbyEl(room, ctx) {
   return h('section', { class: 'panel lobby', 'data-room': room.code },
     h('h1', null, gameName(room.variant, room.variant_name), ' ', h('small', { class: 'muted', text: `${t('room')} ${room.code}` })),
     isHost ? null : h('p', { class: 'invite-who', 'data-role': 'invite-who', text: inviteLine(room) }),
+    room.preset ? presetEl(room.preset) : null,  // a club preset's room: its name and what it changes, first
     inviteEl(room),
     seats,
     isHost ? takeoverForm(room, ctx)
       : h('p', { class: 'muted small room-pace', 'data-role': 'room-pace', 'data-pace': room.pace || 'live', text: paceText(room) }),
-    roomOptionsEl(room, ctx.variants),
+    room.preset ? null : roomOptionsEl(room, ctx.variants),
     actions);
 }

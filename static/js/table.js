@@ -10,6 +10,7 @@ import { cardEl, backEl, SUIT_ORDER } from './cards.js';
 import { announce } from './announce.js';
 import { groupLegal, actionLabel, parseAction, reasonText, trickJustTaken } from './actions.js';
 import { Region } from './store.js';
+import { presetEl } from './lobby.js';
 import { play as playSound } from './sounds.js';
 
 export const HOLD_MS = 1200;
@@ -257,7 +258,7 @@ export class Table {
       this.seatRegions[s].render(key, () => this.seatBox(view, s, pos, fam, clock));
     }
     this.info.render(JSON.stringify([lang, view.deal, view.phase, view.trump, view.contract, view.bid, view.declarer,
-      view.chooser, view.round, names, state.help, this.ctx.coach()]), () => this.infoStrip(view, fam, state));
+      view.chooser, view.round, names, state.help, this.ctx.preset(), this.ctx.coach()]), () => this.infoStrip(view, fam, state));
     this.help.render(JSON.stringify([lang, state.help, view.phase]), () => this.helpBox(view, fam, state));
     const turnTimer = timer && timer.pace === 'turn' && view.phase !== 'match_over' ? timer : null;
     this.pace.render(JSON.stringify([lang, turnTimer, turnTimer && names[turnTimer.seat], turnTimer && state.minute,
@@ -402,7 +403,12 @@ export class Table {
 
   infoStrip(view, fam, state) {
     const hasHelp = has(helpKey(view, fam));
+    const preset = this.ctx.preset();
     return h('div', { class: 'info-strip' },
+      // a club preset's room: its name, and what it changes on a tap (lobby.js presetEl)
+      preset ? h('details', { class: 'preset-chip', 'data-role': 'preset-chip' },
+        h('summary', { 'data-role': 'preset-chip-name', text: preset.name }),
+        h('div', { class: 'preset-pop' }, presetEl(preset))) : null,
       h('span', { class: 'phase', text: `${t('deal_n', { n: view.deal ?? '' })} · ${t('phases.' + view.phase)}` }),
       fam.infoItems(view, this.ctx),
       this.ctx.coach() ? h('span', { class: 'badge coach', 'data-role': 'coach-on', title: t('coach.on_title'), text: t('coach.on') }) : null,

@@ -23,7 +23,7 @@ from app.static import IMMUTABLE, REVALIDATE, StaticSite, accepts_gzip
 from .conftest import make_settings, serve
 from .helpers import connect, make_room
 
-PAGES = ["/", "/room/ABCD", "/room/zz99"]
+PAGES = ["/", "/room/ABCD", "/room/zz99", "/club/join/Ab3_x-9"]  # the last: a club invite link (issue 37)
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}
 
