@@ -146,7 +146,7 @@ class Ratings:
                     sql.save_rating(s, match_id=row.id, player_id=pid, family=family, seat=seat,
                                     place=placed[seat], before=before[seat], after=after[seat],
                                     old=old.get(pid))
-            if row.club_id is not None:
+            if row.club_id is not None and not row.coached:  # coached matches count in no season
                 for season in clubs.counting_seasons(s, row.club_id, family, row.finished_at or m.utcnow()):
                     count_in_season(s, season, family, players, placed, totals)
             return True

@@ -278,7 +278,8 @@ def past_matches(s: Session, season: m.Season) -> list[tuple[str, str, list[tupl
     st = rsql.Standing
     rows = s.execute(select(st.match_id, st.family, st.seat, st.player_id, st.place, st.total)
                      .join(m.Match, m.Match.id == st.match_id)
-                     .where(m.Match.club_id == season.club_id, st.family.in_(list(season.families)),
+                     .where(m.Match.club_id == season.club_id, m.Match.coached.is_(False),
+                            st.family.in_(list(season.families)),
                             st.finished_at >= season.starts_at, st.finished_at < season.ends_at)
                      .order_by(st.finished_at, st.match_id, st.seat)).all()
     out: list[tuple[str, str, list[tuple[int, int, float]]]] = []

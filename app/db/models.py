@@ -124,6 +124,8 @@ class Match(Base):
     # club page's recent matches read ix_matches_club_finished.
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", name="fk_matches_club"), nullable=True)
     preset_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    # The coach was on in its room during the match (migration 0021): it counts in no club season.
+    coached: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MatchPlayer(Base):

@@ -371,7 +371,7 @@ def create_match(s: Session, room: m.Room, seed: int, first_dealer: int | None =
     match = m.Match(id=new_code(), room_id=room.id, number=number, variant=room.variant,
                     options=room.options, seat_count=room.seat_count, seed=seed,
                     first_dealer=first_dealer, preset_deals=preset_deals, status="playing", version=0,
-                    club_id=room.club_id, preset_name=room.preset_name)
+                    club_id=room.club_id, preset_name=room.preset_name, coached=room.coach)
     s.add(match)
     s.flush()
     for seat_no, player_id, name in seats:
@@ -379,6 +379,13 @@ def create_match(s: Session, room: m.Room, seed: int, first_dealer: int | None =
     room.current_match_id = match.id
     s.flush()
     return match
+
+
+def mark_coached(s: Session, room: m.Room) -> None:
+    """The room's current match, if still being played, had the coach on."""
+    if room.current_match_id is not None:
+        s.execute(update(m.Match).where(m.Match.id == room.current_match_id, m.Match.status == "playing")
+                  .values(coached=True))
 
 
 def match_players(s: Session, match_id: str) -> list[tuple[int, int, str]]:

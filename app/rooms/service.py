@@ -468,6 +468,8 @@ class RoomService:
                 room.takeover_seconds = changes["takeover_seconds"] or None
             self._set_pace(room, changes)
             self._set_coach(room, changes.get("coach"))
+            if room.coach:  # the match under way was coached: it counts in no club season
+                store.mark_coached(s, room)
         snap = await self._write(code, work)
         self.snapshots[code] = snap
         return snap

@@ -1,5 +1,6 @@
 """The coach (issue 36): a room may have the coach on (hints at the table); never in a
-rated room.
+rated room.  A match played while its room had the coach on is ``coached``: it counts
+in no club season (issue 37).
 
 Revision ID: 0021
 Revises: 0020
@@ -19,8 +20,11 @@ def upgrade() -> None:
     # A plain ALTER TABLE ... ADD COLUMN, also on SQLite: a batch copy of rooms would need
     # the foreign_keys pragma off, and the server migrates with it on (see 0020).
     op.add_column('rooms', sa.Column('coach', sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.add_column('matches', sa.Column('coached', sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('matches') as batch:
+        batch.drop_column('coached')
     with op.batch_alter_table('rooms') as batch:
         batch.drop_column('coach')

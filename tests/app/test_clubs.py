@@ -278,6 +278,14 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     # another family's season does not count it
     other = c.post(f"/api/clubs/{cid}/seasons", json={**body, "families": ["thousand"]}, headers=auth(owner)).json()
     assert other["table"] == []
+    # a coached match (the coach was on in its room) counts in no season (issue 37 item 3)
+    from sqlalchemy import update
+
+    from app.db import models as m
+    with c.app.state.db.write() as s:
+        s.execute(update(m.Match).where(m.Match.id == match_id).values(coached=True))
+    coached = c.post(f"/api/clubs/{cid}/seasons", json={**body, "name": "С тренером"}, headers=auth(owner)).json()
+    assert coached["table"] == []
 
     closed = c.post(f"/api/clubs/{cid}/seasons/{season['id']}/close", headers=auth(owner)).json()
     assert closed["closed_at"] and [w["player"] for w in closed["winners"]] == \

@@ -68,6 +68,23 @@ def test_hint_at_your_turn_only_and_only_to_you(coach_client):
                 assert all(m["type"] != "hint" for m in other.seen)
 
 
+def test_a_match_with_the_coach_on_is_coached(coach_client):
+    """A match started in a room with the coach on, or during which the host turns it on,
+    is ``coached``: it counts in no club season (app/ratings.py)."""
+    from app.db import models as m
+
+    c = coach_client
+    on, _ = make_room(c, "king-classic", 4, short_options("king-classic"), seed=3, settings={"coach": True})
+    off, players = make_room(c, "king-classic", 4, short_options("king-classic"), seed=4)
+    with c.app.state.db.read() as s:
+        assert s.get(m.Match, on["match"]["id"]).coached is True
+        assert s.get(m.Match, off["match"]["id"]).coached is False
+    r = c.patch(f"/api/rooms/{off['code']}", json={"coach": True}, headers=auth(players[0]))
+    assert r.status_code == 200 and r.json()["coach"] is True
+    with c.app.state.db.read() as s:
+        assert s.get(m.Match, off["match"]["id"]).coached is True
+
+
 def test_hint_needs_the_coach_on(coach_client):
     c = coach_client
     room, players = make_room(c, "king-classic", 4, short_options("king-classic"), seed=5)
