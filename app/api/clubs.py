@@ -137,6 +137,7 @@ class RecentSeat(BaseModel):
     seat: int
     player: int
     name: str
+    bot_key: str | None = Field(None, description='a bot\'s "<level>-<slot>"; null: a person')
     place: int | None
 
 

@@ -227,7 +227,8 @@ def club_rooms(s: Session, club_id: int, limit: int = 50) -> list[dict]:
 
 def recent_matches(s: Session, club_id: int, limit: int = 10) -> list[dict]:
     """The club's latest ended matches (ix_matches_club_finished), with each seat's
-    player and name then (and the result: app/clubs.py places the seats)."""
+    player and name then, a bot's ``bot_key`` (the client names bots in the reader's
+    language), and the result (app/clubs.py places the seats)."""
     rows = s.execute(select(m.Match.id, m.Room.code, m.Match.variant, m.Match.preset_name, m.Match.status,
                             m.Match.result, m.Match.seat_count, m.Match.finished_at)
                      .join(m.Room, m.Room.id == m.Match.room_id)
@@ -235,14 +236,17 @@ def recent_matches(s: Session, club_id: int, limit: int = 10) -> list[dict]:
                      .order_by(m.Match.finished_at.desc(), m.Match.id).limit(limit)).all()
     seats: dict[str, list] = {}
     if rows:
-        for mid, seat, pid, name in s.execute(
-                select(m.MatchPlayer.match_id, m.MatchPlayer.seat_no, m.MatchPlayer.player_id, m.MatchPlayer.name)
+        for mid, seat, pid, name, level, slot in s.execute(
+                select(m.MatchPlayer.match_id, m.MatchPlayer.seat_no, m.MatchPlayer.player_id, m.MatchPlayer.name,
+                       m.Player.bot_level, m.Player.bot_slot)
+                .join(m.Player, m.Player.id == m.MatchPlayer.player_id)
                 .where(m.MatchPlayer.match_id.in_([r[0] for r in rows]))
                 .order_by(m.MatchPlayer.match_id, m.MatchPlayer.seat_no)):
-            seats.setdefault(mid, []).append((seat, pid, name))
+            seats.setdefault(mid, []).append((seat, pid, name, m.bot_key(level, slot)))
     return [{"id": r[0], "room": r[1], "variant": r[2], "preset": r[3], "status": r[4], "result": r[5] or {},
              "seat_count": r[6], "finished_at": utc(r[7]),
-             "seats": [{"seat": seat, "player": pid, "name": name} for seat, pid, name in seats.get(r[0], [])]}
+             "seats": [{"seat": seat, "player": pid, "name": name, "bot_key": key}
+                       for seat, pid, name, key in seats.get(r[0], [])]}
             for r in rows]
 
 

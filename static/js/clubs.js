@@ -8,7 +8,7 @@
 import { h, clear } from './dom.js';
 import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
-import { gameName } from './names.js';
+import { gameName, seatName } from './names.js';
 import { nameForm, roomForm, shareLinkEl, differsEl, paceText, variantsOnce } from './lobby.js';
 
 const ROLES = ['owner', 'admin', 'member'];
@@ -314,7 +314,7 @@ function matchesPanel({ data, ctx }) {
     data.recent_matches.length ? h('ul', { class: 'matches' }, data.recent_matches.map((m) => h('li', { 'data-match': m.id },
       ctx.link(`/#/match/${m.id}`, m.preset || gameName(m.variant)),
       h('span', { class: 'muted', text: ` · ${listOf([...m.seats].sort((a, b) => (a.place ?? 9) - (b.place ?? 9))
-        .map((x) => (x.place ? `${x.place}. ${x.name}` : x.name)))}` }),
+        .map((x) => (x.place ? `${x.place}. ${seatName(x)}` : seatName(x))))}` }),
       m.finished_at ? h('span', { class: 'muted small', text: ` · ${dateTime(m.finished_at)}` }) : null)))
       : h('p', { class: 'muted', text: t('no_matches') }));
 }
