@@ -67,10 +67,12 @@ class ScoreMixin(ModernState):
         self._apply_deal(written, raw, rounded, played=True, made=made)
 
     def _writeoff_amount(self) -> int:
-        """M-21: A = the contract if named, else the larger of bid and barrel floor."""
-        if self.contract is not None:
-            return self.contract
-        return max(self.bid, self._barrel_floor())
+        """M-21: A = the contract if one was named, else the winning bid.
+
+        The barrel floor (M-12) bounds the contracts a barrel seat may name; it
+        is no contract, so a write-off before the contract is scored on the bid.
+        """
+        return self.contract if self.contract is not None else self.bid
 
     def _score_writeoff(self) -> None:
         """M-21: the declarer writes −A or 0, each opponent half of A or 60."""
