@@ -31,24 +31,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .actions import _CACHE as _PARSED
-from .actions import Action, LogEntry
+from .actions import Action, LogEntry, is_well_formed
 from .cards import cards_in, hand_order, is_card
-
-
-class IllegalAction(ValueError):
-    """The caller's mistake: an action that is not legal in the current state
-    (rule C-6), a seat that is not to act or does not exist.  Nothing changed."""
-
-
-class EngineError(RuntimeError):
-    """A state the rules cannot reach: a bug in the engine, never the caller's
-    mistake (the caller's are :class:`IllegalAction` and ``ValueError``)."""
-
-
-def check(condition: bool, message: str) -> None:
-    """Raise :class:`EngineError` unless ``condition`` holds (an invariant of the rules)."""
-    if not condition:
-        raise EngineError(message)
+from .errors import AgainstTheRules, EngineError, MalformedAction, NotYourTurn
 
 
 class Stage(NamedTuple):
@@ -407,6 +392,7 @@ class Match:
     _phase_of: ClassVar[dict[str, str]] = {}
     _legal_of: ClassVar[dict[str, Callable[[Any, int], list[str]]]] = {}
     _do_of: ClassVar[dict[str, dict[str, Callable[[Any, int, Action], None]]]] = {}
+    _kinds: ClassVar[frozenset[str]] = frozenset()  # every kind of action of the variant
     #: Kinds of actions (the part before ":") that a page confirms before sending:
     #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
     confirm_kinds: frozenset[str] = frozenset()
@@ -425,6 +411,7 @@ class Match:
         cls._legal_of = {name: getattr(cls, st.legal) for name, st in cls.STAGES.items()}
         cls._do_of = {name: {kind: getattr(cls, fn) for kind, fn in st.do.items()}
                       for name, st in cls.STAGES.items()}
+        cls._kinds = frozenset(kind for st in cls.STAGES.values() for kind in st.do)
 
     @classmethod
     def deck_for(cls, seats: int) -> list[str]:
@@ -500,7 +487,7 @@ class Match:
             legal = self._legal_list
         else:
             if type(seat) is not int or not 0 <= seat < self.seats:  # bool is not a seat either
-                raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+                raise NotYourTurn(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
             legal = [] if self.over or seat != self.turn else self._legal_of[self.stage](self, seat)
         if action not in legal or type(action) is not str:
             self._reject(seat, action)
@@ -511,14 +498,16 @@ class Match:
         self._do_of[self.stage][act.kind](self, seat, act)
 
     def _reject(self, seat: int, action: object) -> None:
+        """Raise the :class:`IllegalAction` that says why (engine/errors.py)."""
         if not isinstance(action, str):
-            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+            raise MalformedAction(f"an action is a string, not {type(action).__name__}")
         if self.over:
-            raise IllegalAction("the match is over")
+            raise NotYourTurn("the match is over")
         if seat not in self.to_act():
-            raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self.to_act()})")
+            raise NotYourTurn(f"it is not seat {seat}'s turn (to act: {self.to_act()})")
         reason = self._why_illegal(seat, action) or "not a legal action now"
-        raise IllegalAction(f"{action[:40]!r}: {reason}")
+        cause = AgainstTheRules if is_well_formed(action, self._kinds) else MalformedAction
+        raise cause(f"{action[:40]!r}: {reason}")
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Fast path: carry out an action known to be legal (no checks)."""

@@ -53,11 +53,11 @@ from ..core import (
     Stage,
     Variant,
     assign_hidden,
-    check,
     deal_cards_round,
     places_of,
     register,
 )
+from ..errors import check
 from ..tricks import FollowRule, winning_play
 from .king_rules import (
     CONTRACTS,

@@ -26,7 +26,8 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import EngineError, Match, Stage, assign_hidden, places_of
+from ..core import Match, Stage, assign_hidden, places_of
+from ..errors import EngineError
 from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"

@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..cards import card_strengths, make_deck
-from ..core import EngineError
+from ..errors import EngineError
 from ..tricks import FollowRule, winning_play
 
 RANKS_LOW_TO_HIGH = "9JQKTA"  # rule T-1: A, T, K, Q, J, 9 high to low

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action
-from ..core import EngineError, Match
+from ..core import Match
+from ..errors import EngineError
 from ..tricks import FollowRule
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import EngineError, Match, places_of
+from ..core import Match, places_of
+from ..errors import EngineError
 from ..tricks import FollowRule
 from .thousand_cards import (
     ALL_NINES,
