@@ -8,8 +8,10 @@ Pure Python, no I/O.  Three lines to play::
 """
 
 from .actions import Action
-from .core import Match, Option, UnknownVariant, Variant, find_variant, registered_ids
 from .errors import AgainstTheRules, EngineError, IllegalAction, MalformedAction, NotYourTurn
+from .match import Match
+from .options import Option
+from .registry import UnknownVariant, Variant, find_variant, registered_ids
 from .variants import load_all as _load_all
 
 _load_all()

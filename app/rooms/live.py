@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from engine import AgainstTheRules, NotYourTurn, find_variant
-from engine.core import Match as EngineMatch
+from engine.match import Match as EngineMatch
 
 from ..db import models as m
 from ..db import store
@@ -126,7 +126,7 @@ ViewParts = dict[str, str]
 
 
 #: The view keys whose values the engine shares between the moments of a match and
-#: keeps until one of them changes (engine/core.py ``_public_tables``): a match
+#: keeps until one of them changes (engine/match.py ``_public_tables``): a match
 #: encodes each such value once, not once per step.
 SHARED_KEYS = ("last_trick", "scoresheet", "last_deal", "options", "result")
 

@@ -22,7 +22,10 @@ from collections.abc import Callable
 from typing import ClassVar, cast
 
 from ..actions import Action
-from ..core import Match, Option, Stage, Variant, deal_cards_round, register
+from ..dealing import deal_cards_round
+from ..match import Match, Stage
+from ..options import Option
+from ..registry import Variant, register
 from . import thousand_hidden
 from .thousand_cards import (
     BASE_CAP,

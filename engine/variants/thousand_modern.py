@@ -24,7 +24,9 @@ import random
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import Match, Stage, Variant, deal_cards_round, register
+from ..dealing import deal_cards_round
+from ..match import Match, Stage
+from ..registry import Variant, register
 from ..tricks import FollowRule
 from . import thousand_hidden, thousand_modern_hidden, thousand_modern_play, thousand_modern_score
 from .thousand_cards import (

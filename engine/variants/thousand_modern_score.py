@@ -7,7 +7,7 @@ with the barrel, mounting / knock-off / third fall, the dump, the row, the end.
 
 from __future__ import annotations
 
-from ..core import places_of
+from ..places import places_of
 from .thousand_cards import MARRIAGE_VALUE, card_points, marriages_held
 from .thousand_modern_state import ModernState
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action
-from ..core import Match
 from ..errors import EngineError
+from ..match import Match
 from ..tricks import FollowRule
 
 

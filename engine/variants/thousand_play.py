@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import Match, places_of
 from ..errors import EngineError
+from ..match import Match
+from ..places import places_of
 from ..tricks import FollowRule
 from .thousand_cards import (
     ALL_NINES,
