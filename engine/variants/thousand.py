@@ -63,8 +63,7 @@ class ThousandMatch(ThousandPlay):
     confirm_kinds = frozenset({"throw", "refuse"})  # rules T-15, T-12, T-18
     _accepts_start_totals = True
     _SHARED = Match._SHARED | {"calling", "active", "next_seat", "before", "amounts",
-                               "bid_codes", "contract_codes", "play_codes", "marriage_codes",
-                               "give_codes"}
+                               "bid_codes", "contract_codes", "give_codes"}
     _APPEND_ONLY = Match._APPEND_ONLY | {"bids", "gives", "discards", "marriages"}
     #: The talon placements a seat may believe in (``thousand_hidden``).
     _talon_placements: ClassVar[Callable[..., list]]
@@ -83,8 +82,6 @@ class ThousandMatch(ThousandPlay):
         self.amounts = list(range(self.min_bid, top + 1, self.step))
         self.bid_codes = [f"bid:{n}" for n in self.amounts]
         self.contract_codes = [f"contract:{n}" for n in self.amounts]
-        self.play_codes = {c: "play:" + c for c in DECK}
-        self.marriage_codes = {c: "marriage:" + c for c in DECK if c[0] in "KQ"}
         self.give_codes = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(self.seats)}
         self.stage = "bidding"
 
@@ -153,9 +150,7 @@ class ThousandMatch(ThousandPlay):
                 return f"no card play in the {phase} phase"
             if arg not in self.hands[seat]:
                 return "that card is not in your hand"
-            if kind == "marriage":
-                return self._why_no_marriage(seat, arg)
-            return self._why_not_this_card(seat, arg)
+            return self._why_not_this_card(seat, kind, arg)
         if kind == "bid":
             if phase != "bidding":
                 return "the bidding is over"
@@ -281,7 +276,8 @@ class Thousand1001Match(ThousandMatch):
     STAGES = {"bidding": _BIDDING, "give": _GIVE, "contract": _CONTRACT, "play": _PLAY}
     QUIT = "throw"  # rules T-15, T-12
     WHY_NO_QUIT = "refusing is a rule of thousand-1000 (T-18); here you may throw in (T-15)"
-    FOLLOW = FOLLOW_1001
+    follow = FOLLOW_1001
+    marriage_any_lead = True  # rule T-23: on any lead
     FINES_AT_850 = False
     _talon_placements = staticmethod(thousand_hidden.placements_1001)
 
@@ -304,9 +300,6 @@ class Thousand1001Match(ThousandMatch):
     def _after_contract(self, seat: int) -> None:
         self._start_play()
 
-    def _may_declare(self, seat: int) -> bool:
-        return True  # rule T-23: on any lead
-
     def _round(self, points: int) -> int:
         return round_to_5(points)  # rule T-24
 
@@ -318,7 +311,7 @@ class Thousand1000Match(ThousandMatch):
     STAGES = {"bidding": _BIDDING, "contract": _CONTRACT, "give": _GIVE, "play": _PLAY}
     QUIT = "refuse"  # rules T-12, T-18
     WHY_NO_QUIT = "throwing in is a rule of thousand-1001 (T-15); here you may refuse (T-18)"
-    FOLLOW = FOLLOW_1000
+    follow = FOLLOW_1000
     _talon_placements = staticmethod(thousand_hidden.placements_1000)
 
     def _after_contract(self, seat: int) -> None:

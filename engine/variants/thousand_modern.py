@@ -2,8 +2,9 @@
 
 The rules are ../shared/rules/thousand-modern.md (M-1 … M-35, with the T-rules
 of thousand.md it cites).  This module holds the variants, the deal, the
-opening, the redeal requests, the bidding and the talon; the trick play is in
-:mod:`thousand_modern_play`, the scoring of a deal in
+opening, the redeal requests, the bidding and the talon; the trick play is
+the classic game's (:class:`~engine.variants.thousand_play.ThousandTricks`,
+set by the options of M-15 … M-18 in ``_setup``), the scoring of a deal is in
 :mod:`thousand_modern_score`, the determinization in
 :mod:`thousand_modern_hidden`.
 
@@ -28,7 +29,7 @@ from ..dealing import deal_cards_round
 from ..match import Match, Stage
 from ..registry import Variant, register
 from ..tricks import FollowRule
-from . import thousand_hidden, thousand_modern_hidden, thousand_modern_play, thousand_modern_score
+from . import thousand_hidden, thousand_modern_hidden, thousand_modern_score
 from .thousand_cards import (
     BASE_CAP,
     DECK,
@@ -65,7 +66,7 @@ GOLDEN_BID = 120  # M-9
 OPENING_BID = 100  # M-4
 
 
-class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.ScoreMixin):
+class ModernThousandMatch(thousand_modern_score.ScoreMixin):
     strength = STRENGTH
     deck = DECK
     confirm_kinds = frozenset({"writeoff", "strike", "blind"})  # M-14, M-6, M-13, M-5
@@ -87,7 +88,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
                                               **_QUIT}),  # M-15 … M-17
     }
     _SHARED: ClassVar[frozenset[str]] = Match._SHARED | {
-        "calling", "active", "next_seat", "before", "amounts", "in_b", "silenced"}
+        "calling", "active", "next_seat", "before", "amounts", "in_b", "silenced", "follow"}
 
     # -- across deals (M-31, M-35) --------------------------------------------
 
@@ -98,7 +99,10 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         self.hand_size = 10 if n == 2 else 7  # M-1
         self.talon_count = 4 if n == 2 else 3
         self.step = o["bid_step"]
-        self.follow = FOLLOW_BEAT if o["must_beat"] else FOLLOW  # M-15
+        self.follow = FOLLOW_BEAT if o["must_beat"] else FOLLOW  # M-15 (T-21, T-22)
+        self.must_overtrump = o["must_overtrump"]  # M-15
+        self.marriage_any_lead = o["marriage_first_lead"]  # M-16 (T-23: the 1001 form)
+        self.ace_marriage = o["ace_marriage"]  # M-17
         self.goal = o["goal"]
         self.barrel = o["barrel"]
         self.threshold = self.goal - o["barrel_gap"]  # T of M-25, M-27 (unused with barrel off)
@@ -315,9 +319,6 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     # -- the talon (M-10 … M-14) ----------------------------------------------
 
-    def _opponents(self) -> list[int]:
-        return [s for s in self.calling if s != self.declarer]
-
     def _barrel_floor(self, seat: int | None = None) -> int:
         """M-12: a frozen-barrel declarer must name what could take him off."""
         if self.barrel != "frozen" or (self.declarer if seat is None else seat) not in self.in_b:
@@ -347,6 +348,9 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     def _with_quits(self, acts: list[str]) -> list[str]:
         return acts + ["writeoff"] if self._may_write_off() else acts
+
+    def _first_lead_quits(self) -> list[str]:
+        return self._with_quits([])  # M-14: up to his first lead
 
     def _legal_give(self, seat: int) -> list[str]:
         done = {r for r, _ in self.gives}
@@ -389,9 +393,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     def _do_contract(self, seat: int, act: Action) -> None:
         self.contract = number_of(act)
         self._log(seat, act.text)
-        self.stage = "play"
-        self.turn = seat  # T-20: the declarer leads
-        self.first_lead = True
+        self._start_play()  # T-20: the declarer leads
 
     def _do_writeoff(self, seat: int, act: Action) -> None:
         self._log(seat, "writeoff")
