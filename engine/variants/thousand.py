@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from ..actions import Action
 from ..dealing import deal_cards_round
@@ -36,14 +36,12 @@ from .thousand_cards import (
     NEAR_850,
     STRENGTH,
     bid_cap,
-    discard_face_down,
     locations,
     next_bidder,
     positions,
     put_deal_keys,
     round_to_5,
     round_to_10,
-    take_pair,
 )
 from .thousand_play import ThousandPlay
 
@@ -63,7 +61,7 @@ class ThousandMatch(ThousandPlay):
     confirm_kinds = frozenset({"throw", "refuse"})  # rules T-15, T-12, T-18
     _accepts_start_totals = True
     _SHARED = Match._SHARED | {"calling", "active", "next_seat", "before", "amounts",
-                               "bid_codes", "contract_codes", "give_codes"}
+                               "bid_codes", "contract_codes"}
     _APPEND_ONLY = Match._APPEND_ONLY | {"bids", "gives", "discards", "marriages"}
     #: The talon placements a seat may believe in (``thousand_hidden``).
     _talon_placements: ClassVar[Callable[..., list]]
@@ -82,7 +80,6 @@ class ThousandMatch(ThousandPlay):
         self.amounts = list(range(self.min_bid, top + 1, self.step))
         self.bid_codes = [f"bid:{n}" for n in self.amounts]
         self.contract_codes = [f"contract:{n}" for n in self.amounts]
-        self.give_codes = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(self.seats)}
         self.stage = "bidding"
 
     def _totals_changed(self) -> None:
@@ -91,16 +88,9 @@ class ThousandMatch(ThousandPlay):
     # -- the deal (rules T-4, T-5, T-6) --------------------------------------
 
     def _start_deal(self) -> None:
-        n, dealer = self.seats, self.dealer
-        if n == 4:  # rule T-4: with four, the dealer sits out
-            calling = [(dealer + i) % 4 for i in (1, 2, 3)]
-        else:
-            calling = [(dealer + i) % n for i in range(1, n + 1)]
-        self.calling = calling  # first hand first (rule T-8), clockwise
-        self.active = sorted(calling)
-        self.trick_size = len(calling)
-        self.sitting_out = dealer if n == 4 else None
-        self.next_seat = {s: calling[(i + 1) % len(calling)] for i, s in enumerate(calling)}
+        n = self.seats
+        self._seat_deal()  # rules T-4, T-8
+        calling = self.calling
         preset, deck = self._next_cards()
         if preset is not None:
             shape = [self.hand_size if s in calling else 0 for s in range(n)]
@@ -114,28 +104,10 @@ class ThousandMatch(ThousandPlay):
         # bidding
         self.stage = "bidding"
         self.turn = calling[0]
-        self.bids = []
-        self.passed = set()
+        self._clear_deal()
         self.high = None
         self.high_seat = None
-        self.declarer = None
-        self.bid = None
         self.forced = False  # rule T-12: nobody bid
-        self.contract = None
-        # talon
-        self.shown = []
-        self.gives = []
-        self.discards = []
-        self.aside = []
-        # play
-        self.trick = []
-        self.trump = None
-        self.won = [[] for _ in range(n)]
-        self.tricks_won = [0] * n
-        self.marriages = []
-        self.played_by = {}
-        self.bans = [set() for _ in range(n)]
-        self.first_lead = True
 
     # -- hooks ----------------------------------------------------------------
 
@@ -146,11 +118,7 @@ class ThousandMatch(ThousandPlay):
         kind, _, arg = action.partition(":")
         phase = self._phase()
         if kind in ("play", "marriage"):
-            if phase != "play":
-                return f"no card play in the {phase} phase"
-            if arg not in self.hands[seat]:
-                return "that card is not in your hand"
-            return self._why_not_this_card(seat, kind, arg)
+            return self._why_not_card(seat, kind, arg)
         if kind == "bid":
             if phase != "bidding":
                 return "the bidding is over"
@@ -224,10 +192,6 @@ class ThousandMatch(ThousandPlay):
 
     # -- the talon (rules T-14 … T-19) ---------------------------------------
 
-    def _turn_up_talon(self, cards: list[str] | None = None) -> None:
-        self.shown = list(self.talon if cards is None else cards)
-        self._log(None, "show:" + ",".join(self.shown))
-
     def _contract_choices(self) -> list[str]:
         """Rules T-14, T-16: from the winning bid (offered first) up to the cap."""
         lo = ((self.bid or self.min_bid) - self.min_bid) // self.step
@@ -237,36 +201,6 @@ class ThousandMatch(ThousandPlay):
     def _legal_contract(self, seat: int) -> list[str]:
         return self._contract_choices()
 
-    def _do_contract(self, seat: int, act: Action) -> None:
-        self.contract = act.amount
-        self._log(seat, act.text)
-        self._after_contract(seat)
-
-    def _after_contract(self, seat: int) -> None:
-        raise NotImplementedError
-
-    def _give_source(self, seat: int) -> list[str]:
-        raise NotImplementedError
-
-    def _legal_give(self, seat: int) -> list[str]:
-        """1001: any card of the hand (T-14); 1000: a card of the shown talon (T-17)."""
-        done = {r for r, _ in self.gives}
-        source = self._give_source(self._declarer())
-        codes = self.give_codes
-        return [codes[c, r] for r in self._opponents() if r not in done for c in source] + [self.QUIT]
-
-    def _do_give(self, seat: int, act: Action) -> None:
-        card, receiver = cast(str, act.card), cast(int, act.target)  # give:XX>S
-        self._give_source(seat).remove(card)
-        self.hands[receiver].append(card)
-        self.gives.append((receiver, card))
-        # Only the giver and the receiver know the card (rules T-14, T-17, C-5).
-        self._log(seat, act.text, hidden=f"give:??>{receiver}", seen_by=(seat, receiver))
-        if len(self.gives) == len(self.calling) - 1:
-            self._after_gives(seat)
-
-    def _after_gives(self, seat: int) -> None:
-        raise NotImplementedError
 
 
 class Thousand1001Match(ThousandMatch):
@@ -282,20 +216,13 @@ class Thousand1001Match(ThousandMatch):
     _talon_placements = staticmethod(thousand_hidden.placements_1001)
 
     def _after_bidding(self, declarer: int) -> None:
-        self._turn_up_talon()  # rule T-14: turned up and taken into hand
-        self.hands[declarer].extend(self.talon)
-        self.talon = []
-        self._talon_taken(declarer)
-        self.stage = "give"
-
-    def _give_source(self, seat: int) -> list[str]:
-        return self.hands[seat]
+        self._take_talon(declarer)  # rule T-14: turned up and taken into hand
 
     def _after_gives(self, seat: int) -> None:
         self.stage = "contract"
 
     def _legal_contract(self, seat: int) -> list[str]:
-        return self._contract_choices() + [self.QUIT]
+        return self._contract_choices() + self._quits()
 
     def _after_contract(self, seat: int) -> None:
         self._start_play()
@@ -350,21 +277,8 @@ class Thousand2pMatch(Thousand1000Match):
     def _after_contract(self, seat: int) -> None:
         self.stage = "take"  # rule T-19
 
-    def _legal_take(self, seat: int) -> list[str]:
-        return ["take:top", "take:bottom"]
-
-    def _do_take(self, seat: int, act: Action) -> None:
-        """Rule T-19: the top or the bottom pair, shown; the other pair unseen."""
-        self._log(seat, act.text)
-        take_pair(self, seat, act.arg)
-        self.stage = "discard"
-
-    def _legal_discard(self, seat: int) -> list[str]:
-        return ["discard:" + c for c in self.hands[seat]] + [self.QUIT]
-
-    def _do_discard(self, seat: int, act: Action) -> None:
-        if discard_face_down(self, seat, cast(str, act.card), act.text):
-            self._start_play()
+    def _after_discards(self) -> None:
+        self._start_play()  # rule T-19: the discards made, he leads
 
 
 # --------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 The rules are ../shared/rules/thousand-modern.md (M-1 … M-35, with the T-rules
 of thousand.md it cites).  This module holds the variants, the deal, the
 opening, the redeal requests, the bidding and the talon; the trick play is
-the classic game's (:class:`~engine.variants.thousand_play.ThousandTricks`,
+the classic game's (:class:`~engine.variants.thousand_play.ThousandDeal`,
 set by the options of M-15 … M-18 in ``_setup``), the scoring of a deal is in
 :mod:`thousand_modern_score`, the determinization in
 :mod:`thousand_modern_hidden`.
@@ -37,16 +37,14 @@ from .thousand_cards import (
     MARRIAGE_VALUE,
     STRENGTH,
     card_points,
-    discard_face_down,
     locations,
     marriages_held,
     next_bidder,
     positions,
     put_deal_keys,
-    take_pair,
 )
 from .thousand_modern_options import START_TOTALS, check_options, options_for
-from .thousand_modern_state import card_of, number_of
+from .thousand_modern_state import number_of
 
 # M-15 (T-21, T-22): follow suit, else trump; must_beat adds the duty to beat.
 FOLLOW = FollowRule(must_trump=True, why_follow="you must follow the led suit (rule M-15)",
@@ -59,7 +57,6 @@ NO_CAP = 400  # M-7: bid_cap = none
 _CALLS = {"bid": "_do_call", "blind": "_do_call", "pass": "_do_call"}
 # The wire forms, built once (the search bots list legal actions very often).
 CODES = {kind: {a: f"{kind}:{a}" for a in range(0, NO_CAP + 1, 5)} for kind in ("bid", "contract")}
-GIVE_CODES = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(4)}
 _QUIT = {"writeoff": "_do_writeoff"}
 BLIND_BID = 120  # M-5
 GOLDEN_BID = 120  # M-9
@@ -127,14 +124,9 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
     # -- the deal (M-3, T-4, T-5, T-6) ------------------------------------------
 
     def _start_deal(self) -> None:
-        n, dealer = self.seats, self.dealer
-        calling = [(dealer + i) % n for i in range(1, n)] if n == 4 else \
-            [(dealer + i) % n for i in range(1, n + 1)]  # T-4: with four the dealer sits out
-        self.calling = calling  # first hand first (T-8)
-        self.active = sorted(calling)
-        self.trick_size = len(calling)
-        self.sitting_out = dealer if n == 4 else None
-        self.next_seat = {s: calling[(i + 1) % len(calling)] for i, s in enumerate(calling)}
+        n = self.seats
+        self._seat_deal()  # T-4: with four the dealer sits out; T-8
+        calling = self.calling
         self._try_start = len(self.actions)
         self.before = list(self.totals)
         self.in_b = self._barrel_seats()  # B of M-23
@@ -144,29 +136,13 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.talon: list[str] = []
         self.dealt = False
-        self.bids: list[tuple[int, str]] = []
-        self.passed: set[int] = set()
+        self._clear_deal()
         self.high = 0
         self.opened = False  # the forced or blind opening call is made (M-4)
         self.blind_seat: int | None = None  # while the blind stands (M-5)
         self.blind_deal = False
-        self.declarer = None
-        self.bid = None
-        self.contract = None
         self.asked: list[int] = []  # seats asked to strike so far, in order (M-6)
         self.requests_done = False
-        self.shown: list[str] = []
-        self.gives: list[tuple[int, str]] = []
-        self.discards: list[str] = []
-        self.aside: list[str] = []
-        self.trick: list[tuple[int, str]] = []
-        self.trump: str | None = None
-        self.won: list[list[str]] = [[] for _ in range(n)]
-        self.tricks_won = [0] * n
-        self.marriages: list[tuple[int, str, str]] = []  # (seat, suit or "A", card led)
-        self.played_by: dict[str, int] = {}
-        self.bans: list[set[str]] = [set() for _ in range(n)]
-        self.first_lead = True
         self.turn = calling[0]
         self.stock = self._draw()  # the cards this deal will deal (hidden until dealt)
         first = calling[0]
@@ -297,12 +273,7 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
         if self.seats == 2:
             self.stage = "take"  # M-11
             return
-        self.shown = list(self.talon)  # M-10: turned up for all and taken
-        self._log(None, "show:" + ",".join(self.shown))
-        self.hands[declarer].extend(self.talon)
-        self.talon = []
-        self._talon_taken(declarer)
-        self.stage = "give"
+        self._take_talon(declarer)  # M-10: turned up for all and taken
 
     # -- redeal requests (M-6) ------------------------------------------------
 
@@ -346,53 +317,27 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
             return True
         return o["redeal_talon_nines"] and sum(1 for c in self.shown if c[0] == "9") >= 2
 
-    def _with_quits(self, acts: list[str]) -> list[str]:
-        return acts + ["writeoff"] if self._may_write_off() else acts
-
-    def _first_lead_quits(self) -> list[str]:
-        return self._with_quits([])  # M-14: up to his first lead
+    def _quits(self) -> list[str]:
+        return ["writeoff"] if self._may_write_off() else []  # M-14
 
     def _legal_give(self, seat: int) -> list[str]:
-        done = {r for r, _ in self.gives}
-        hand = self.hands[seat]
-        acts = [GIVE_CODES[c, r] for r in self._opponents() if r not in done for c in hand]
-        acts = self._with_quits(acts)
-        return acts + ["strike"] if self._may_strike_talon() else acts
+        acts = super()._legal_give(seat)  # M-10: from the hand, then M-14
+        return acts + ["strike"] if self._may_strike_talon() else acts  # M-13
 
-    def _do_give(self, seat: int, act: Action) -> None:
-        card, r = card_of(act), number_of(act)
-        self.hands[seat].remove(card)
-        self.hands[r].append(card)
-        self.gives.append((r, card))
-        self._log(seat, act.text, hidden=f"give:??>{r}", seen_by=(seat, r))  # M-10, C-5
-        if len(self.gives) == len(self.calling) - 1:
-            self.stage = "contract"
+    def _after_gives(self, seat: int) -> None:
+        self.stage = "contract"  # M-12
 
-    def _legal_take(self, seat: int) -> list[str]:
-        return ["take:top", "take:bottom"]  # M-11
-
-    def _do_take(self, seat: int, act: Action) -> None:
-        self._log(seat, act.text)
-        take_pair(self, seat, act.arg)  # M-11
-        self.stage = "discard"
-
-    def _legal_discard(self, seat: int) -> list[str]:
-        return self._with_quits(["discard:" + c for c in self.hands[seat]])
-
-    def _do_discard(self, seat: int, act: Action) -> None:
-        if discard_face_down(self, seat, card_of(act), act.text):  # M-11
-            self.stage = "contract"
+    def _after_discards(self) -> None:
+        self.stage = "contract"  # M-11, M-12
 
     def _legal_contract(self, seat: int) -> list[str]:
         """M-12: from L = max(winning bid, barrel floor) up to max(L, cap); golden: 120."""
         if self.golden:
             return [f"contract:{GOLDEN_BID}"]
         low = max(self.bid, self._barrel_floor())
-        return self._with_quits(self._calls(low, max(low, self._cap(self.hands[seat])), "contract"))
+        return self._calls(low, max(low, self._cap(self.hands[seat])), "contract") + self._quits()
 
-    def _do_contract(self, seat: int, act: Action) -> None:
-        self.contract = number_of(act)
-        self._log(seat, act.text)
+    def _after_contract(self, seat: int) -> None:
         self._start_play()  # T-20: the declarer leads
 
     def _do_writeoff(self, seat: int, act: Action) -> None:
@@ -405,11 +350,7 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
         kind, _, arg = action.partition(":")
         stage = self.stage
         if kind in ("play", "marriage"):
-            if stage != "play":
-                return f"no card play in the {self._phase()} phase"
-            if arg not in self.hands[seat]:
-                return "that card is not in your hand"
-            return self._why_not_this_card(seat, kind, arg)
+            return self._why_not_card(seat, kind, arg)
         if kind == "bid":
             if stage not in ("bidding", "opening"):
                 return "the bidding is over"

@@ -1,30 +1,23 @@
 """Modern Тысяча: the state a match keeps beyond the shared play's
-(:class:`~engine.variants.thousand_play.ThousandTricks`), typed in one place (the
+(:class:`~engine.variants.thousand_play.ThousandDeal`), typed in one place (the
 scoring mixin and the match read it; :mod:`thousand_modern` sets it up)."""
 
 from __future__ import annotations
 
 from ..actions import Action
 from ..errors import EngineError
-from .thousand_play import ThousandTricks
-
-
-def card_of(act: Action) -> str:
-    """The card of a card action (the stage tables only pass such actions here)."""
-    if act.card is None:
-        raise EngineError(f"{act.text}: no card")
-    return act.card
+from .thousand_play import ThousandDeal
 
 
 def number_of(act: Action) -> int:
-    """The amount (bid, contract) or the seat (give) of an action."""
+    """The amount of a call (``bid:``, ``blind:``)."""
     n = act.amount if act.amount is not None else act.target
     if n is None:
         raise EngineError(f"{act.text}: no number")
     return n
 
 
-class ModernState(ThousandTricks):
+class ModernState(ThousandDeal):
     MARRIAGE_RULE = "M-16"
     # across deals (M-31, M-35)
     hand_size: int

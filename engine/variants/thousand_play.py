@@ -1,8 +1,8 @@
-"""Тысяча: the trick play both games share, and the classic scoring of a deal.
+"""Тысяча: what classic and modern Тысяча share of a deal, and the classic scoring.
 
-:class:`ThousandTricks` is the play of classic (rules T-20 … T-24) and modern
-Тысяча (M-15 … M-18) in one place, parameterised where the modern rule book
-differs: the duty to beat (``follow``, T-22 / M-15 ``must_beat``), to overtrump
+:class:`ThousandDeal` is the seating, the talon's mechanics (rules T-14, T-17,
+T-19; M-10, M-11), the contract and the trick play (T-20 … T-24; M-15 … M-18)
+of both games in one place, parameterised where the modern rule book differs: the duty to beat (``follow``, T-22 / M-15 ``must_beat``), to overtrump
 (``must_overtrump``, M-15), a marriage on any lead (``marriage_any_lead``:
 1001's T-23, M-16's ``marriage_first_lead``), the ace marriage (M-17) and the
 rounding (``_round``, T-24 / M-18).  It declares the state of a deal, which
@@ -12,7 +12,7 @@ scoring (T-7, T-25 … T-29); the modern one is :mod:`thousand_modern_score`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from ..actions import Action
 from ..errors import EngineError
@@ -33,17 +33,20 @@ from .thousand_cards import (
     SUIT_CARDS,
     THROWN_FORCED_GAIN,
     card_points,
+    discard_face_down,
     in_marriage,
     marriages_held,
     play_to_trick,
+    take_pair,
 )
 
 #: The wire forms of card play, built once (the search bots list legal actions very often).
 PLAY_CODES = {c: "play:" + c for c in DECK}
 MARRIAGE_CODES = {c: "marriage:" + c for c in DECK if c[0] in "KQA"}
+GIVE_CODES = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(4)}
 
 
-class ThousandTricks(Match):
+class ThousandDeal(Match):
     # -- what a game sets (class attributes, or from the options in ``_setup``) -----
     follow: FollowRule  # T-21, T-22 (M-15: must_beat)
     must_overtrump: bool = False  # M-15
@@ -85,6 +88,110 @@ class ThousandTricks(Match):
     bans: list[set[str]]  # cards a seat is known not to hold (for determinize)
     first_lead: bool
 
+    # -- the deal (T-4, T-8) ----------------------------------------------------------------
+
+    def _seat_deal(self) -> None:
+        """T-4: the seats dealt in (with four the dealer sits out), first hand first
+        (T-8), clockwise."""
+        n, dealer = self.seats, self.dealer
+        calling = [(dealer + i) % n for i in range(1, n)] if n == 4 else \
+            [(dealer + i) % n for i in range(1, n + 1)]
+        self.calling = calling
+        self.active = sorted(calling)
+        self.trick_size = len(calling)
+        self.sitting_out = dealer if n == 4 else None
+        self.next_seat = {s: calling[(i + 1) % len(calling)] for i, s in enumerate(calling)}
+
+    def _clear_deal(self) -> None:
+        """Nothing bid, given, discarded or played yet."""
+        n = self.seats
+        self.bids = []
+        self.passed = set()
+        self.declarer = None
+        self.bid = None
+        self.contract = None
+        self.shown = []
+        self.gives = []
+        self.discards = []
+        self.aside = []
+        self.trick = []
+        self.trump = None
+        self.won = [[] for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.marriages = []
+        self.played_by = {}
+        self.bans = [set() for _ in range(n)]
+        self.first_lead = True
+
+    # -- the talon and the contract (T-14 … T-19; M-10 … M-12, M-14) -------------------------
+
+    def _quits(self) -> list[str]:
+        """What the declarer may do instead of his next step in the talon phase or his
+        first lead: throw in or refuse (T-15, T-12, T-18), write off (M-14)."""
+        raise NotImplementedError
+
+    def _turn_up_talon(self, cards: list[str] | None = None) -> None:
+        self.shown = list(self.talon if cards is None else cards)
+        self._log(None, "show:" + ",".join(self.shown))
+
+    def _take_talon(self, declarer: int) -> None:
+        """T-14, M-10: the talon turned up for all and taken into his hand; he gives next."""
+        self._turn_up_talon()
+        self.hands[declarer].extend(self.talon)
+        self.talon = []
+        self._talon_taken(declarer)
+        self.stage = "give"
+
+    def _give_source(self, seat: int) -> list[str]:
+        """Where the gives come from: the hand (T-14, M-10; 1000: the talon, T-17)."""
+        return self.hands[seat]
+
+    def _legal_give(self, seat: int) -> list[str]:
+        done = {r for r, _ in self.gives}
+        source = self._give_source(seat)
+        codes = GIVE_CODES
+        return [codes[c, r] for r in self._opponents() if r not in done for c in source] + self._quits()
+
+    def _do_give(self, seat: int, act: Action) -> None:
+        card, receiver = cast(str, act.card), cast(int, act.target)  # give:XX>S
+        self._give_source(seat).remove(card)
+        self.hands[receiver].append(card)
+        self.gives.append((receiver, card))
+        # Only the giver and the receiver know the card (rules T-14, T-17, M-10, C-5).
+        self._log(seat, act.text, hidden=f"give:??>{receiver}", seen_by=(seat, receiver))
+        if len(self.gives) == len(self.calling) - 1:
+            self._after_gives(seat)
+
+    def _after_gives(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _legal_take(self, seat: int) -> list[str]:
+        return ["take:top", "take:bottom"]  # T-19, M-11
+
+    def _do_take(self, seat: int, act: Action) -> None:
+        """T-19, M-11: the top or the bottom pair, shown; the other pair unseen."""
+        self._log(seat, act.text)
+        take_pair(self, seat, act.arg)
+        self.stage = "discard"
+
+    def _legal_discard(self, seat: int) -> list[str]:
+        return ["discard:" + c for c in self.hands[seat]] + self._quits()
+
+    def _do_discard(self, seat: int, act: Action) -> None:
+        if discard_face_down(self, seat, cast(str, act.card), act.text):  # T-19, M-11
+            self._after_discards()
+
+    def _after_discards(self) -> None:
+        raise NotImplementedError
+
+    def _do_contract(self, seat: int, act: Action) -> None:
+        self.contract = act.amount
+        self._log(seat, act.text)
+        self._after_contract(seat)
+
+    def _after_contract(self, seat: int) -> None:
+        raise NotImplementedError
+
     # -- play (rules T-20 … T-23, M-15 … M-17) --------------------------------------------
 
     def _start_play(self) -> None:
@@ -104,10 +211,6 @@ class ThousandTricks(Match):
         """T-23 / M-16: after taking a trick (the 1000 form), or on any lead."""
         return self.marriage_any_lead or self.tricks_won[seat] > 0
 
-    def _first_lead_quits(self) -> list[str]:
-        """What the declarer may do instead of his first lead (T-15, T-12, T-18; M-14)."""
-        raise NotImplementedError
-
     def _legal_play(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         codes = PLAY_CODES
@@ -124,7 +227,7 @@ class ThousandTricks(Match):
             if self.ace_marriage and all(a in hand for a in ACES):  # M-17
                 acts += [marry[a] for a in ACES]
         if self.first_lead:  # until the first card is led
-            acts += self._first_lead_quits()
+            acts += self._quits()
         return acts
 
     def _beat_floor(self, suit: str) -> int:
@@ -180,6 +283,14 @@ class ThousandTricks(Match):
         winner = play_to_trick(self, seat, card, act.public[seat])  # rules C-4, T-20
         if winner is not None and not self.hands[winner]:
             self._score_play()
+
+    def _why_not_card(self, seat: int, kind: str, card: str) -> str | None:
+        """Why ``play:`` / ``marriage:`` of ``card`` is refused (C-6)."""
+        if self.stage != "play":
+            return f"no card play in the {self._phase()} phase"
+        if card not in self.hands[seat]:
+            return "that card is not in your hand"
+        return self._why_not_this_card(seat, kind, card)
 
     def _why_not_this_card(self, seat: int, kind: str, card: str) -> str | None:
         """Why a held card may not be played (``play``) or declared (``marriage``)."""
@@ -238,7 +349,7 @@ class ThousandTricks(Match):
         raise NotImplementedError
 
 
-class ThousandPlay(ThousandTricks):
+class ThousandPlay(ThousandDeal):
     """The classic games' scoring (T-7, T-25 … T-29) on the shared play."""
 
     # -- what a variant sets (see the subclasses in thousand.py) ------------------
@@ -252,13 +363,12 @@ class ThousandPlay(ThousandTricks):
     round5_up: bool
     bid_codes: list[str]
     contract_codes: list[str]
-    give_codes: dict[tuple[str, int], str]
     high: int | None
     high_seat: int | None
     forced: bool  # rule T-12: nobody bid
 
-    def _first_lead_quits(self) -> list[str]:
-        return [self.QUIT]  # rules T-15, T-12, T-18: until the first card is led
+    def _quits(self) -> list[str]:
+        return [self.QUIT]  # rules T-15, T-12, T-18
 
     def _do_quit(self, seat: int, act: Action) -> None:
         """Throw in (T-15, T-12) or refuse (T-18): the deal ends for everyone."""
