@@ -37,7 +37,6 @@ from .thousand_cards import (
     STRENGTH,
     bid_cap,
     locations,
-    next_bidder,
     positions,
     put_deal_keys,
     round_to_5,
@@ -111,9 +110,6 @@ class ThousandMatch(ThousandPlay):
 
     # -- hooks ----------------------------------------------------------------
 
-    def _hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
-
     def _why_illegal(self, seat: int, action: str) -> str | None:
         kind, _, arg = action.partition(":")
         phase = self._phase()
@@ -136,14 +132,14 @@ class ThousandMatch(ThousandPlay):
 
     def _view_extra(self, v: dict) -> None:
         put_deal_keys(self, v)
-        v["face_up"] = list(self.shown) if self.stage != "play" else []
+        v["face_up"] = self._face_up()
         v["forced"] = self.forced
 
     def _locations(self) -> dict[str, list[str]]:
         return locations(self)
 
     def _positions(self) -> dict:
-        return positions(self, list(self.shown) if self.stage != "play" else [])
+        return positions(self, self._face_up())
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         thousand_hidden.redeal_hidden(self, seat, rng)
@@ -165,18 +161,8 @@ class ThousandMatch(ThousandPlay):
             acts += self.bid_codes[lo:hi + 1]
         return acts
 
-    def _do_call(self, seat: int, act: Action) -> None:
-        self.bids.append((seat, act.text))
-        self._log(seat, act.text)
-        if act.amount is None:
-            self.passed.add(seat)  # rule T-11: passing is final
-        else:
-            self.high, self.high_seat = act.amount, seat
-        left = [s for s in self.calling if s not in self.passed]
-        if len(left) == 1:
-            self._end_bidding(left[0])
-            return
-        self.turn = next_bidder(self.calling, self.passed, seat)
+    def _bid_made(self, seat: int, act: Action) -> None:
+        self.high, self.high_seat = act.amount, seat
 
     def _end_bidding(self, declarer: int) -> None:
         self.declarer = self.turn = declarer

@@ -31,15 +31,12 @@ from ..registry import Variant, register
 from ..tricks import FollowRule
 from . import thousand_hidden, thousand_modern_hidden, thousand_modern_score
 from .thousand_cards import (
-    BASE_CAP,
     DECK,
     MARRIAGE_SHOWN,
-    MARRIAGE_VALUE,
     STRENGTH,
+    bid_cap,
     card_points,
     locations,
-    marriages_held,
-    next_bidder,
     positions,
     put_deal_keys,
 )
@@ -197,7 +194,7 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
                 return
         self.requests_done = True
         if self.golden:  # M-9: no bidding, the first hand declares 120
-            self._end_bidding(self.calling[0], GOLDEN_BID)
+            self._declare(self.calling[0], GOLDEN_BID)
         else:
             self.stage = "bidding"
             self.turn = self.calling[1] if self.opened else self.calling[0]
@@ -217,9 +214,6 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
 
     # -- the stage tables -------------------------------------------------------
 
-    def _hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
-
     # -- opening and bidding (M-4, M-5, M-7, M-8) ------------------------------
 
     def _legal_opening(self, seat: int) -> list[str]:
@@ -227,9 +221,7 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
 
     def _cap(self, hand: list[str]) -> int:
         """M-7 (T-10): 120 plus the marriages held; or 400 with bid_cap = none."""
-        if self.options["bid_cap"] == "none":
-            return NO_CAP
-        return BASE_CAP + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
+        return NO_CAP if self.options["bid_cap"] == "none" else bid_cap(hand)
 
     def _calls(self, low: int, high: int, prefix: str) -> list[str]:
         codes = CODES[prefix]
@@ -242,32 +234,27 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
             return ["pass"]  # M-8
         return ["pass"] + self._calls(self.high + self.step, self._cap(self.hands[seat]), "bid")
 
-    def _do_call(self, seat: int, act: Action) -> None:
-        action = act.text
-        self.bids.append((seat, action))
-        self._log(seat, action)
-        if act.kind == "pass":
-            self.passed.add(seat)  # T-11: final
-        else:
-            amount = number_of(act)
-            if not self.opened:
-                self.opened = True
-                if act.kind == "blind":
-                    self.blind_seat = seat  # M-5: the blind stands
-            elif seat != self.blind_seat:
-                self.blind_seat = None  # M-5: another seat's bid makes it lapse
-            self.high = amount
+    def _bid_made(self, seat: int, act: Action) -> None:
+        amount = number_of(act)
+        if not self.opened:
+            self.opened = True
+            if act.kind == "blind":
+                self.blind_seat = seat  # M-5: the blind stands
+        elif seat != self.blind_seat:
+            self.blind_seat = None  # M-5: another seat's bid makes it lapse
+        self.high = amount
+
+    def _after_call(self, seat: int) -> None:
         if self.stage == "opening":
             self._deal()  # M-5: the cards are dealt right after the call
             return
-        left = [s for s in self.calling if s not in self.passed]
-        if len(left) == 1:
-            self.blind_deal = self.blind_seat == left[0]
-            self._end_bidding(left[0], self.high)
-            return
-        self.turn = next_bidder(self.calling, self.passed, seat)
+        super()._after_call(seat)
 
-    def _end_bidding(self, declarer: int, bid: int) -> None:
+    def _end_bidding(self, declarer: int) -> None:
+        self.blind_deal = self.blind_seat == declarer  # M-5, M-22
+        self._declare(declarer, self.high)
+
+    def _declare(self, declarer: int, bid: int) -> None:
         self.declarer = self.turn = declarer
         self.bid = bid
         if self.seats == 2:
@@ -379,7 +366,7 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
         o = self.options
         n = self.seats
         put_deal_keys(self, v)
-        v["face_up"] = list(self.shown) if self._phase() == "talon" else []
+        v["face_up"] = self._face_up()
         v["totals"] = list(self.totals)
         v["bolts"] = list(self.bolts)
         v["falls"] = list(self.falls)
@@ -399,8 +386,7 @@ class ModernThousandMatch(thousand_modern_score.ScoreMixin):
         v["barrel_floor"] = [self._barrel_floor(s) for s in range(n)]  # M-12, for a bidder
 
     def _positions(self) -> dict:
-        face_up = list(self.shown) if self._phase() == "talon" else []
-        return {**positions(self, face_up), "stock": [list(cards) for cards in self.stock]}
+        return {**positions(self, self._face_up()), "stock": [list(cards) for cards in self.stock]}
 
     def _locations(self) -> dict[str, list[str]]:
         locs = locations(self)

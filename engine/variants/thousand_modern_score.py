@@ -55,18 +55,13 @@ class ScoreMixin(ModernState):
             written = [2 * w for w in written]
         self._apply_deal(written, raw, rounded, played=True, made=made)
 
-    def _writeoff_amount(self) -> int:
-        """M-21: A = the contract if one was named, else the winning bid.
-
-        The barrel floor (M-12) bounds the contracts a barrel seat may name; it
-        is no contract, so a write-off before the contract is scored on the bid.
-        """
-        return self.contract if self.contract is not None else self.bid
-
     def _score_writeoff(self) -> None:
         """M-21: the declarer writes −A or 0, each opponent half of A or 60."""
         n = self.seats
-        a = self._writeoff_amount()
+        # M-21: A = the contract if one was named, else the winning bid. The barrel
+        # floor (M-12) bounds the contracts a barrel seat may name; it is no contract,
+        # so a write-off before the contract is scored on the bid.
+        a = self._stake()
         raw, rounded, written = [0] * n, [0] * n, [0] * n
         written[self.declarer] = -a if self.options["writeoff"] == "minus" else 0
         pay = 5 * -(-a // 10) if self.options["writeoff_pays"] == "half" else 60

@@ -36,6 +36,7 @@ from .thousand_cards import (
     discard_face_down,
     in_marriage,
     marriages_held,
+    next_bidder,
     play_to_trick,
     take_pair,
 )
@@ -123,6 +124,38 @@ class ThousandDeal(Match):
         self.bans = [set() for _ in range(n)]
         self.first_lead = True
 
+    def _hand(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def _face_up(self) -> list[str]:
+        """The shown talon (or 2p pair) lies face up until the play (T-14 … T-19, M-10, M-11)."""
+        return list(self.shown) if self.stage != "play" else []
+
+    # -- bidding (T-8 … T-12; M-4 … M-8) ---------------------------------------------------
+
+    def _do_call(self, seat: int, act: Action) -> None:
+        self.bids.append((seat, act.text))
+        self._log(seat, act.text)
+        if act.kind == "pass":
+            self.passed.add(seat)  # T-11: passing is final
+        else:
+            self._bid_made(seat, act)
+        self._after_call(seat)
+
+    def _bid_made(self, seat: int, act: Action) -> None:
+        raise NotImplementedError
+
+    def _after_call(self, seat: int) -> None:
+        """T-11: the last seat left in declares; else the next seat still in calls."""
+        left = [s for s in self.calling if s not in self.passed]
+        if len(left) == 1:
+            self._end_bidding(left[0])
+            return
+        self.turn = next_bidder(self.calling, self.passed, seat)
+
+    def _end_bidding(self, declarer: int) -> None:
+        raise NotImplementedError
+
     # -- the talon and the contract (T-14 … T-19; M-10 … M-12, M-14) -------------------------
 
     def _quits(self) -> list[str]:
@@ -183,6 +216,11 @@ class ThousandDeal(Match):
 
     def _after_discards(self) -> None:
         raise NotImplementedError
+
+    def _stake(self) -> int:
+        """T-15, M-21: the contract if one was named, else the winning bid (what a
+        declarer who throws in or writes off loses)."""
+        return self.contract if self.contract is not None else self.bid
 
     def _do_contract(self, seat: int, act: Action) -> None:
         self.contract = act.amount
@@ -401,8 +439,7 @@ class ThousandPlay(ThousandDeal):
             for s in self._opponents():
                 scores[s] = THROWN_FORCED_GAIN
         else:  # rule T-15: minus the contract, else minus the winning bid
-            lost = self.contract if self.contract is not None else self.bid
-            scores[self._declarer()] = -(lost or 0)
+            scores[self._declarer()] = -(self._stake() or 0)
         self._close_deal(scores, thrown=True)
 
     def _score_refusal(self) -> None:
