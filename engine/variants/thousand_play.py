@@ -295,7 +295,7 @@ class ThousandDeal(Match):
             bans |= SUIT_CARDS[suit]
         if below is not None:  # he could not beat the led suit: no higher card of it
             bans.update(c for c in SUIT_CARDS[card[1]] if STRENGTH[c] > below)
-        if self._overtrumps(card):
+        if self.must_overtrump and self._overtrumps(card):
             best = self._beat_floor(self.trump)
             if STRENGTH[card] < best:  # he could not overtrump
                 bans.update(c for c in SUIT_CARDS[self.trump] if STRENGTH[c] > best)
