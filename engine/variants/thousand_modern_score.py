@@ -7,7 +7,6 @@ with the barrel, mounting / knock-off / third fall, the dump, the row, the end.
 
 from __future__ import annotations
 
-from ..places import places_of
 from .thousand_cards import MARRIAGE_VALUE, marriages_held, round_to_5, round_to_10
 from .thousand_modern_state import ModernState
 
@@ -201,13 +200,4 @@ class ScoreMixin(ModernState):
         }
         self._dealt = {**self._dealt, "struck": self._struck}  # _dealt is shared by copies
         self._struck = []
-        if any(self._reaches(x) for x in totals):  # M-29 (T-29)
-            top = max(totals)
-            tied = [s for s in range(n) if totals[s] == top]
-            winners = [self.declarer] if self.declarer in tied else tied
-            # M-29 (T-29) orders first place only: below it equal totals share a place
-            self._finish_deal(row, over=True,
-                              result={"totals": list(totals), "winners": winners, "goal": self.goal,
-                                      "places": places_of(totals, winners)})
-        else:
-            self._finish_deal(row, next_dealer=(self.dealer + 1) % n)  # T-5
+        self._end_or_next(row, totals, reached=any(self._reaches(x) for x in totals))  # M-29

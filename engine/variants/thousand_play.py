@@ -386,6 +386,21 @@ class ThousandDeal(Match):
         """The deal was played to its last trick: score it (T-25 … / M-19 …)."""
         raise NotImplementedError
 
+    def _end_or_next(self, row: dict, totals: list[int], *, reached: bool) -> None:
+        """T-29 / M-29: once a total has ``reached`` the goal the match ends, the
+        highest total winning and the declarer taking a tie; else the deal passes
+        left (T-5)."""
+        if reached:
+            top = max(totals)
+            tied = [s for s in range(self.seats) if totals[s] == top]
+            winners = [self.declarer] if self.declarer in tied else tied
+            # first place only is ordered: below it equal totals share a place (places_of)
+            self._finish_deal(row, over=True,
+                              result={"totals": list(totals), "winners": winners, "goal": self.goal,
+                                      "places": places_of(totals, winners)})
+        else:
+            self._finish_deal(row, next_dealer=(self.dealer + 1) % self.seats)
+
 
 class ThousandPlay(ThousandDeal):
     """The classic games' scoring (T-7, T-25 … T-29) on the shared play."""
@@ -476,13 +491,4 @@ class ThousandPlay(ThousandDeal):
             "made": made, "scores": scores, "totals": totals, "thrown": thrown, "refused": refused,
             "fined": fined, "sitting_out": out,
         }
-        if max(totals) >= self.goal:  # rule T-29
-            top = max(totals)
-            tied = [s for s in range(n) if totals[s] == top]
-            winners = [self.declarer] if self.declarer in tied else tied
-            # T-29 orders first place only: below it equal totals share a place (places_of)
-            self._finish_deal(row, over=True,
-                              result={"totals": totals, "winners": winners, "goal": self.goal,
-                                      "places": places_of(totals, winners)})
-        else:
-            self._finish_deal(row, next_dealer=(self.dealer + 1) % n)  # rule T-5
+        self._end_or_next(row, totals, reached=max(totals) >= self.goal)  # rules T-29, T-5
