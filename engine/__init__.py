@@ -8,16 +8,10 @@ Pure Python, no I/O.  Three lines to play::
 """
 
 from .actions import Action
-from .core import (
-    EngineError,
-    IllegalAction,
-    Match,
-    Option,
-    UnknownVariant,
-    Variant,
-    find_variant,
-    registered_ids,
-)
+from .errors import AgainstTheRules, EngineError, IllegalAction, MalformedAction, NotYourTurn
+from .match import Match
+from .options import Option
+from .registry import UnknownVariant, Variant, find_variant, registered_ids
 from .variants import load_all as _load_all
 
 _load_all()
@@ -25,5 +19,6 @@ _load_all()
 #: Every variant id, families in the order of the rule book.
 VARIANTS: list[str] = registered_ids()
 
-__all__ = ["VARIANTS", "Action", "EngineError", "IllegalAction", "Match", "Option",
-           "UnknownVariant", "Variant", "find_variant"]
+__all__ = ["VARIANTS", "Action", "AgainstTheRules", "EngineError", "IllegalAction",
+           "MalformedAction", "Match", "NotYourTurn", "Option", "UnknownVariant", "Variant",
+           "find_variant"]

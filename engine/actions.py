@@ -24,6 +24,19 @@ from .cards import is_card
 
 #: Kinds whose numeric argument is a seat, not an amount.
 SEAT_KINDS = frozenset({"spare"})
+#: The notation of each kind (ENGINE_API.md, "Action notation"): the forms its
+#: argument may take (see :attr:`Action.form`; "" for none).  Only the reason
+#: for a refusal reads it (engine/errors.py: malformed or against the rules).
+KIND_FORMS: dict[str, frozenset[str]] = {
+    **{kind: frozenset({"card"}) for kind in ("play", "marriage", "discard", "swap")},
+    "give": frozenset({"card>seat"}),
+    **{kind: frozenset({"number"}) for kind in ("bid", "contract", "blind")},
+    "spare": frozenset({"seat"}),
+    "take": frozenset({"word", "card"}),  # take:top (Тысяча 2p), take:QD (Король)
+    **{kind: frozenset({"word"}) for kind in ("trump", "order")},
+    **{kind: frozenset({""}) for kind in ("pass", "throw", "refuse", "keep", "strike", "accept",
+                                          "writeoff")},
+}
 _CACHE: dict[str, Action] = {}
 _CACHE_LIMIT = 200_000  # distinct texts are few (cards x seats, amounts); garbage is not kept
 MAX_SEATS = 4  # the most seats of any variant (Кинг, Тысяча with four, Король)
@@ -104,8 +117,33 @@ class Action:
             text += f">{to}"
         return cls.parse(text)
 
+    @property
+    def form(self) -> str:
+        """The form of the argument: "" (none), "card", "card>seat", "seat",
+        "number" or "word" (anything else: ``top``, ``last``, ``trump:H``)."""
+        if not self.arg:
+            return ""
+        if self.card is not None:
+            return "card>seat" if self.target is not None else "card"
+        if self.target is not None:
+            return "seat"
+        return "number" if self.amount is not None else "word"
+
     def __str__(self) -> str:
         return self.text
 
     def __repr__(self) -> str:
         return f"Action.parse({self.text!r})"
+
+
+def is_well_formed(text: object, kinds: frozenset[str]) -> bool:
+    """Whether ``text`` is written as an action of one of ``kinds`` (a variant's)
+    in the notation: a string that parses, of a kind in ``kinds`` with an
+    argument of a form that kind takes (:data:`KIND_FORMS`)."""
+    if type(text) is not str:
+        return False
+    try:
+        action = _CACHE.get(text) or Action._parse(text)  # a refused text is not cached
+    except ValueError:
+        return False
+    return action.kind in kinds and action.form in KIND_FORMS.get(action.kind, ())

@@ -26,8 +26,8 @@ from typing import Any, NamedTuple
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from engine import IllegalAction, find_variant
-from engine.core import Match as EngineMatch
+from engine import AgainstTheRules, NotYourTurn, find_variant
+from engine.match import Match as EngineMatch
 
 from ..db import models as m
 from ..db import store
@@ -126,7 +126,7 @@ ViewParts = dict[str, str]
 
 
 #: The view keys whose values the engine shares between the moments of a match and
-#: keeps until one of them changes (engine/core.py ``_public_tables``): a match
+#: keeps until one of them changes (engine/match.py ``_public_tables``): a match
 #: encodes each such value once, not once per step.
 SHARED_KEYS = ("last_trick", "scoresheet", "last_deal", "options", "result")
 
@@ -360,7 +360,7 @@ class LiveMatch:
         if expect is not None and self.version != expect:
             raise Stale(self.version)
         if self.abandoned:
-            raise IllegalAction("the match was stopped by the host")
+            raise NotYourTurn("the match was stopped by the host")  # nobody is to act
         seq = self.version
         entry = LoggedAction(seq, seat, action, client_id)
         if action == ABANDON:  # the host stops the match (app/rooms/abandon.py)
@@ -371,7 +371,7 @@ class LiveMatch:
         if undone_target(action) is not None:  # a take-back agreed (app/rooms/takeback.py)
             last = self.log[-1] if self.log else None
             if last is None or undone_target(last.action) is not None or last.seq != undone_target(action):
-                raise IllegalAction(f"{action} does not undo the last action")
+                raise AgainstTheRules(f"{action} does not undo the last action")
             self.engine = self.rebuilt([*self.log, entry])
         else:
             self.engine.apply(seat, action)  # IllegalAction: nothing changed

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..core import Match, find_variant
+from ..match import Match
+from ..registry import find_variant
 from ..tricks import winning_play
 
 Determinize = Callable[[random.Random], Match]

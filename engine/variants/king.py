@@ -47,17 +47,13 @@ import random
 from typing import ClassVar, cast
 
 from ..actions import Action
-from ..core import (
-    Match,
-    Option,
-    Stage,
-    Variant,
-    assign_hidden,
-    check,
-    deal_cards_round,
-    places_of,
-    register,
-)
+from ..dealing import deal_cards_round
+from ..errors import check
+from ..hidden import assign_hidden
+from ..match import Match, Stage
+from ..options import Option
+from ..places import places_of
+from ..registry import Variant, register
 from ..tricks import FollowRule, winning_play
 from .king_rules import (
     CONTRACTS,
@@ -274,7 +270,7 @@ class KingMatch(Match):
         if self.penalty_cards is not None:  # rule K-8: early end
             self.penalty_left -= sum(1 for c in cards if c in self.penalty_cards)
             if self.penalty_left == 0:
-                # a new dict, not an edit: copies for search share _dealt (core.copy)
+                # a new dict, not an edit: copies for search share _dealt (Match.copy)
                 self._dealt = {**self._dealt, "early_end": bool(self.hands[winner])}
                 self._end_deal()
                 return

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import card_strengths, make_deck
-from ..core import check
+from ..errors import check
 
 RANKS_LOW_TO_HIGH = "789TJQKA"  # rule K-1: A K Q J T 9 8 7, high to low
 

@@ -24,7 +24,8 @@ face down: R-43, R-46, R-47) and ``[s, "aside"]``.
 
 from __future__ import annotations
 
-from ..core import Option, Variant, register
+from ..options import Option
+from ..registry import Variant, register
 from .korol_pl import KrolPlMatch
 from .korol_play import DECK, SEATS
 from .korol_ru import KorolRuMatch

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..actions import Action
-from ..core import Stage, deal_cards_round
+from ..dealing import deal_cards_round
+from ..match import Stage
 from .korol_play import DISCARD, GIVE, HAND, RANKS, SEATS, STRENGTH, KorolMatch
 
 TARGETS = (9, 9, 9)  # rules

@@ -26,7 +26,10 @@ from typing import ClassVar, cast
 
 from ..actions import Action
 from ..cards import SUIT_ORDER, card_strengths, make_deck
-from ..core import EngineError, Match, Stage, assign_hidden, places_of
+from ..errors import EngineError
+from ..hidden import assign_hidden
+from ..match import Match, Stage
+from ..places import places_of
 from ..tricks import FollowRule, winning_play
 
 RANKS = "6789TJQKA"

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..actions import Action
-from ..core import Stage, deal_cards_round
+from ..dealing import deal_cards_round
+from ..match import Stage
 from .korol_play import HAND, SEATS, STRENGTH, KorolMatch
 
 CROWNING_TARGETS = (10, 9, 8)  # rule R-14

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from ..actions import Action
-from ..core import Match, Option, Stage, Variant, deal_cards_round, register
+from ..dealing import deal_cards_round
+from ..match import Match, Stage
+from ..options import Option
+from ..registry import Variant, register
 from . import thousand_hidden
 from .thousand_cards import (
     BASE_CAP,
@@ -33,14 +36,11 @@ from .thousand_cards import (
     NEAR_850,
     STRENGTH,
     bid_cap,
-    discard_face_down,
     locations,
-    next_bidder,
     positions,
     put_deal_keys,
     round_to_5,
     round_to_10,
-    take_pair,
 )
 from .thousand_play import ThousandPlay
 
@@ -60,8 +60,7 @@ class ThousandMatch(ThousandPlay):
     confirm_kinds = frozenset({"throw", "refuse"})  # rules T-15, T-12, T-18
     _accepts_start_totals = True
     _SHARED = Match._SHARED | {"calling", "active", "next_seat", "before", "amounts",
-                               "bid_codes", "contract_codes", "play_codes", "marriage_codes",
-                               "give_codes"}
+                               "bid_codes", "contract_codes"}
     _APPEND_ONLY = Match._APPEND_ONLY | {"bids", "gives", "discards", "marriages"}
     #: The talon placements a seat may believe in (``thousand_hidden``).
     _talon_placements: ClassVar[Callable[..., list]]
@@ -80,9 +79,6 @@ class ThousandMatch(ThousandPlay):
         self.amounts = list(range(self.min_bid, top + 1, self.step))
         self.bid_codes = [f"bid:{n}" for n in self.amounts]
         self.contract_codes = [f"contract:{n}" for n in self.amounts]
-        self.play_codes = {c: "play:" + c for c in DECK}
-        self.marriage_codes = {c: "marriage:" + c for c in DECK if c[0] in "KQ"}
-        self.give_codes = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(self.seats)}
         self.stage = "bidding"
 
     def _totals_changed(self) -> None:
@@ -91,16 +87,9 @@ class ThousandMatch(ThousandPlay):
     # -- the deal (rules T-4, T-5, T-6) --------------------------------------
 
     def _start_deal(self) -> None:
-        n, dealer = self.seats, self.dealer
-        if n == 4:  # rule T-4: with four, the dealer sits out
-            calling = [(dealer + i) % 4 for i in (1, 2, 3)]
-        else:
-            calling = [(dealer + i) % n for i in range(1, n + 1)]
-        self.calling = calling  # first hand first (rule T-8), clockwise
-        self.active = sorted(calling)
-        self.trick_size = len(calling)
-        self.sitting_out = dealer if n == 4 else None
-        self.next_seat = {s: calling[(i + 1) % len(calling)] for i, s in enumerate(calling)}
+        n = self.seats
+        self._seat_deal()  # rules T-4, T-8
+        calling = self.calling
         preset, deck = self._next_cards()
         if preset is not None:
             shape = [self.hand_size if s in calling else 0 for s in range(n)]
@@ -114,45 +103,18 @@ class ThousandMatch(ThousandPlay):
         # bidding
         self.stage = "bidding"
         self.turn = calling[0]
-        self.bids = []
-        self.passed = set()
+        self._clear_deal()
         self.high = None
         self.high_seat = None
-        self.declarer = None
-        self.bid = None
         self.forced = False  # rule T-12: nobody bid
-        self.contract = None
-        # talon
-        self.shown = []
-        self.gives = []
-        self.discards = []
-        self.aside = []
-        # play
-        self.trick = []
-        self.trump = None
-        self.won = [[] for _ in range(n)]
-        self.tricks_won = [0] * n
-        self.marriages = []
-        self.played_by = {}
-        self.bans = [set() for _ in range(n)]
-        self.first_lead = True
 
     # -- hooks ----------------------------------------------------------------
-
-    def _hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
 
     def _why_illegal(self, seat: int, action: str) -> str | None:
         kind, _, arg = action.partition(":")
         phase = self._phase()
         if kind in ("play", "marriage"):
-            if phase != "play":
-                return f"no card play in the {phase} phase"
-            if arg not in self.hands[seat]:
-                return "that card is not in your hand"
-            if kind == "marriage":
-                return self._why_no_marriage(seat, arg)
-            return self._why_not_this_card(seat, arg)
+            return self._why_not_card(seat, kind, arg)
         if kind == "bid":
             if phase != "bidding":
                 return "the bidding is over"
@@ -170,14 +132,14 @@ class ThousandMatch(ThousandPlay):
 
     def _view_extra(self, v: dict) -> None:
         put_deal_keys(self, v)
-        v["face_up"] = list(self.shown) if self.stage != "play" else []
+        v["face_up"] = self._face_up()
         v["forced"] = self.forced
 
     def _locations(self) -> dict[str, list[str]]:
         return locations(self)
 
     def _positions(self) -> dict:
-        return positions(self, list(self.shown) if self.stage != "play" else [])
+        return positions(self, self._face_up())
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         thousand_hidden.redeal_hidden(self, seat, rng)
@@ -199,18 +161,8 @@ class ThousandMatch(ThousandPlay):
             acts += self.bid_codes[lo:hi + 1]
         return acts
 
-    def _do_call(self, seat: int, act: Action) -> None:
-        self.bids.append((seat, act.text))
-        self._log(seat, act.text)
-        if act.amount is None:
-            self.passed.add(seat)  # rule T-11: passing is final
-        else:
-            self.high, self.high_seat = act.amount, seat
-        left = [s for s in self.calling if s not in self.passed]
-        if len(left) == 1:
-            self._end_bidding(left[0])
-            return
-        self.turn = next_bidder(self.calling, self.passed, seat)
+    def _bid_made(self, seat: int, act: Action) -> None:
+        self.high, self.high_seat = act.amount, seat
 
     def _end_bidding(self, declarer: int) -> None:
         self.declarer = self.turn = declarer
@@ -226,10 +178,6 @@ class ThousandMatch(ThousandPlay):
 
     # -- the talon (rules T-14 … T-19) ---------------------------------------
 
-    def _turn_up_talon(self, cards: list[str] | None = None) -> None:
-        self.shown = list(self.talon if cards is None else cards)
-        self._log(None, "show:" + ",".join(self.shown))
-
     def _contract_choices(self) -> list[str]:
         """Rules T-14, T-16: from the winning bid (offered first) up to the cap."""
         lo = ((self.bid or self.min_bid) - self.min_bid) // self.step
@@ -239,36 +187,6 @@ class ThousandMatch(ThousandPlay):
     def _legal_contract(self, seat: int) -> list[str]:
         return self._contract_choices()
 
-    def _do_contract(self, seat: int, act: Action) -> None:
-        self.contract = act.amount
-        self._log(seat, act.text)
-        self._after_contract(seat)
-
-    def _after_contract(self, seat: int) -> None:
-        raise NotImplementedError
-
-    def _give_source(self, seat: int) -> list[str]:
-        raise NotImplementedError
-
-    def _legal_give(self, seat: int) -> list[str]:
-        """1001: any card of the hand (T-14); 1000: a card of the shown talon (T-17)."""
-        done = {r for r, _ in self.gives}
-        source = self._give_source(self._declarer())
-        codes = self.give_codes
-        return [codes[c, r] for r in self._opponents() if r not in done for c in source] + [self.QUIT]
-
-    def _do_give(self, seat: int, act: Action) -> None:
-        card, receiver = cast(str, act.card), cast(int, act.target)  # give:XX>S
-        self._give_source(seat).remove(card)
-        self.hands[receiver].append(card)
-        self.gives.append((receiver, card))
-        # Only the giver and the receiver know the card (rules T-14, T-17, C-5).
-        self._log(seat, act.text, hidden=f"give:??>{receiver}", seen_by=(seat, receiver))
-        if len(self.gives) == len(self.calling) - 1:
-            self._after_gives(seat)
-
-    def _after_gives(self, seat: int) -> None:
-        raise NotImplementedError
 
 
 class Thousand1001Match(ThousandMatch):
@@ -278,31 +196,22 @@ class Thousand1001Match(ThousandMatch):
     STAGES = {"bidding": _BIDDING, "give": _GIVE, "contract": _CONTRACT, "play": _PLAY}
     QUIT = "throw"  # rules T-15, T-12
     WHY_NO_QUIT = "refusing is a rule of thousand-1000 (T-18); here you may throw in (T-15)"
-    FOLLOW = FOLLOW_1001
+    follow = FOLLOW_1001
+    marriage_any_lead = True  # rule T-23: on any lead
     FINES_AT_850 = False
     _talon_placements = staticmethod(thousand_hidden.placements_1001)
 
     def _after_bidding(self, declarer: int) -> None:
-        self._turn_up_talon()  # rule T-14: turned up and taken into hand
-        self.hands[declarer].extend(self.talon)
-        self.talon = []
-        self._talon_taken(declarer)
-        self.stage = "give"
-
-    def _give_source(self, seat: int) -> list[str]:
-        return self.hands[seat]
+        self._take_talon(declarer)  # rule T-14: turned up and taken into hand
 
     def _after_gives(self, seat: int) -> None:
         self.stage = "contract"
 
     def _legal_contract(self, seat: int) -> list[str]:
-        return self._contract_choices() + [self.QUIT]
+        return self._contract_choices() + self._quits()
 
     def _after_contract(self, seat: int) -> None:
         self._start_play()
-
-    def _may_declare(self, seat: int) -> bool:
-        return True  # rule T-23: on any lead
 
     def _round(self, points: int) -> int:
         return round_to_5(points)  # rule T-24
@@ -315,7 +224,7 @@ class Thousand1000Match(ThousandMatch):
     STAGES = {"bidding": _BIDDING, "contract": _CONTRACT, "give": _GIVE, "play": _PLAY}
     QUIT = "refuse"  # rules T-12, T-18
     WHY_NO_QUIT = "throwing in is a rule of thousand-1001 (T-15); here you may refuse (T-18)"
-    FOLLOW = FOLLOW_1000
+    follow = FOLLOW_1000
     _talon_placements = staticmethod(thousand_hidden.placements_1000)
 
     def _after_contract(self, seat: int) -> None:
@@ -354,21 +263,8 @@ class Thousand2pMatch(Thousand1000Match):
     def _after_contract(self, seat: int) -> None:
         self.stage = "take"  # rule T-19
 
-    def _legal_take(self, seat: int) -> list[str]:
-        return ["take:top", "take:bottom"]
-
-    def _do_take(self, seat: int, act: Action) -> None:
-        """Rule T-19: the top or the bottom pair, shown; the other pair unseen."""
-        self._log(seat, act.text)
-        take_pair(self, seat, act.arg)
-        self.stage = "discard"
-
-    def _legal_discard(self, seat: int) -> list[str]:
-        return ["discard:" + c for c in self.hands[seat]] + [self.QUIT]
-
-    def _do_discard(self, seat: int, act: Action) -> None:
-        if discard_face_down(self, seat, cast(str, act.card), act.text):
-            self._start_play()
+    def _after_discards(self) -> None:
+        self._start_play()  # rule T-19: the discards made, he leads
 
 
 # --------------------------------------------------------------------------

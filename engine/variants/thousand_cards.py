@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..cards import card_strengths, make_deck
-from ..core import EngineError
+from ..errors import EngineError
 from ..tricks import FollowRule, winning_play
 
 RANKS_LOW_TO_HIGH = "9JQKTA"  # rule T-1: A, T, K, Q, J, 9 high to low
@@ -18,6 +18,8 @@ STRENGTH = card_strengths(DECK, RANKS_LOW_TO_HIGH)
 RANK_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # rule T-2
 CARD_POINTS = {c: RANK_POINTS[c[0]] for c in DECK}
 MARRIAGE_VALUE = {"H": 100, "D": 80, "C": 60, "S": 40}  # rule T-3
+ACES = ("AS", "AC", "AD", "AH")
+ACE_MARRIAGE = 200  # M-17: all four aces, led as a marriage (modern Тысяча's option)
 BASE_CAP = 120  # rule T-10
 #: Why a declared marriage is never taken back (``Match.take_back_never``): leading its K
 #: or Q as a marriage showed that the partner card is in the hand (rule T-23).

@@ -26,7 +26,8 @@ import itertools
 import random
 from typing import Any
 
-from ..core import EngineError, assign_hidden
+from ..errors import EngineError
+from ..hidden import assign_hidden
 
 NON_TALON_WEIGHT = 7  # 1001: odds that a face-down give was not a talon card
 

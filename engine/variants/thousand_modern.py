@@ -2,8 +2,9 @@
 
 The rules are ../shared/rules/thousand-modern.md (M-1 … M-35, with the T-rules
 of thousand.md it cites).  This module holds the variants, the deal, the
-opening, the redeal requests, the bidding and the talon; the trick play is in
-:mod:`thousand_modern_play`, the scoring of a deal in
+opening, the redeal requests, the bidding and the talon; the trick play is
+the classic game's (:class:`~engine.variants.thousand_play.ThousandDeal`,
+set by the options of M-15 … M-18 in ``_setup``), the scoring of a deal is in
 :mod:`thousand_modern_score`, the determinization in
 :mod:`thousand_modern_hidden`.
 
@@ -24,26 +25,23 @@ import random
 from typing import ClassVar
 
 from ..actions import Action
-from ..core import Match, Stage, Variant, deal_cards_round, register
+from ..dealing import deal_cards_round
+from ..match import Match, Stage
+from ..registry import Variant, register
 from ..tricks import FollowRule
-from . import thousand_hidden, thousand_modern_hidden, thousand_modern_play, thousand_modern_score
+from . import thousand_hidden, thousand_modern_hidden, thousand_modern_score
 from .thousand_cards import (
-    BASE_CAP,
     DECK,
     MARRIAGE_SHOWN,
-    MARRIAGE_VALUE,
     STRENGTH,
+    bid_cap,
     card_points,
-    discard_face_down,
     locations,
-    marriages_held,
-    next_bidder,
     positions,
     put_deal_keys,
-    take_pair,
 )
 from .thousand_modern_options import START_TOTALS, check_options, options_for
-from .thousand_modern_state import card_of, number_of
+from .thousand_modern_state import number_of
 
 # M-15 (T-21, T-22): follow suit, else trump; must_beat adds the duty to beat.
 FOLLOW = FollowRule(must_trump=True, why_follow="you must follow the led suit (rule M-15)",
@@ -56,14 +54,13 @@ NO_CAP = 400  # M-7: bid_cap = none
 _CALLS = {"bid": "_do_call", "blind": "_do_call", "pass": "_do_call"}
 # The wire forms, built once (the search bots list legal actions very often).
 CODES = {kind: {a: f"{kind}:{a}" for a in range(0, NO_CAP + 1, 5)} for kind in ("bid", "contract")}
-GIVE_CODES = {(c, r): f"give:{c}>{r}" for c in DECK for r in range(4)}
 _QUIT = {"writeoff": "_do_writeoff"}
 BLIND_BID = 120  # M-5
 GOLDEN_BID = 120  # M-9
 OPENING_BID = 100  # M-4
 
 
-class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.ScoreMixin):
+class ModernThousandMatch(thousand_modern_score.ScoreMixin):
     strength = STRENGTH
     deck = DECK
     confirm_kinds = frozenset({"writeoff", "strike", "blind"})  # M-14, M-6, M-13, M-5
@@ -85,7 +82,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
                                               **_QUIT}),  # M-15 … M-17
     }
     _SHARED: ClassVar[frozenset[str]] = Match._SHARED | {
-        "calling", "active", "next_seat", "before", "amounts", "in_b", "silenced"}
+        "calling", "active", "next_seat", "before", "amounts", "in_b", "silenced", "follow"}
 
     # -- across deals (M-31, M-35) --------------------------------------------
 
@@ -96,7 +93,10 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         self.hand_size = 10 if n == 2 else 7  # M-1
         self.talon_count = 4 if n == 2 else 3
         self.step = o["bid_step"]
-        self.follow = FOLLOW_BEAT if o["must_beat"] else FOLLOW  # M-15
+        self.follow = FOLLOW_BEAT if o["must_beat"] else FOLLOW  # M-15 (T-21, T-22)
+        self.must_overtrump = o["must_overtrump"]  # M-15
+        self.marriage_any_lead = o["marriage_first_lead"]  # M-16 (T-23: the 1001 form)
+        self.ace_marriage = o["ace_marriage"]  # M-17
         self.goal = o["goal"]
         self.barrel = o["barrel"]
         self.threshold = self.goal - o["barrel_gap"]  # T of M-25, M-27 (unused with barrel off)
@@ -121,14 +121,9 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
     # -- the deal (M-3, T-4, T-5, T-6) ------------------------------------------
 
     def _start_deal(self) -> None:
-        n, dealer = self.seats, self.dealer
-        calling = [(dealer + i) % n for i in range(1, n)] if n == 4 else \
-            [(dealer + i) % n for i in range(1, n + 1)]  # T-4: with four the dealer sits out
-        self.calling = calling  # first hand first (T-8)
-        self.active = sorted(calling)
-        self.trick_size = len(calling)
-        self.sitting_out = dealer if n == 4 else None
-        self.next_seat = {s: calling[(i + 1) % len(calling)] for i, s in enumerate(calling)}
+        n = self.seats
+        self._seat_deal()  # T-4: with four the dealer sits out; T-8
+        calling = self.calling
         self._try_start = len(self.actions)
         self.before = list(self.totals)
         self.in_b = self._barrel_seats()  # B of M-23
@@ -138,29 +133,13 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.talon: list[str] = []
         self.dealt = False
-        self.bids: list[tuple[int, str]] = []
-        self.passed: set[int] = set()
+        self._clear_deal()
         self.high = 0
         self.opened = False  # the forced or blind opening call is made (M-4)
         self.blind_seat: int | None = None  # while the blind stands (M-5)
         self.blind_deal = False
-        self.declarer = None
-        self.bid = None
-        self.contract = None
         self.asked: list[int] = []  # seats asked to strike so far, in order (M-6)
         self.requests_done = False
-        self.shown: list[str] = []
-        self.gives: list[tuple[int, str]] = []
-        self.discards: list[str] = []
-        self.aside: list[str] = []
-        self.trick: list[tuple[int, str]] = []
-        self.trump: str | None = None
-        self.won: list[list[str]] = [[] for _ in range(n)]
-        self.tricks_won = [0] * n
-        self.marriages: list[tuple[int, str, str]] = []  # (seat, suit or "A", card led)
-        self.played_by: dict[str, int] = {}
-        self.bans: list[set[str]] = [set() for _ in range(n)]
-        self.first_lead = True
         self.turn = calling[0]
         self.stock = self._draw()  # the cards this deal will deal (hidden until dealt)
         first = calling[0]
@@ -215,7 +194,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
                 return
         self.requests_done = True
         if self.golden:  # M-9: no bidding, the first hand declares 120
-            self._end_bidding(self.calling[0], GOLDEN_BID)
+            self._declare(self.calling[0], GOLDEN_BID)
         else:
             self.stage = "bidding"
             self.turn = self.calling[1] if self.opened else self.calling[0]
@@ -235,9 +214,6 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     # -- the stage tables -------------------------------------------------------
 
-    def _hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
-
     # -- opening and bidding (M-4, M-5, M-7, M-8) ------------------------------
 
     def _legal_opening(self, seat: int) -> list[str]:
@@ -245,9 +221,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
 
     def _cap(self, hand: list[str]) -> int:
         """M-7 (T-10): 120 plus the marriages held; or 400 with bid_cap = none."""
-        if self.options["bid_cap"] == "none":
-            return NO_CAP
-        return BASE_CAP + sum(MARRIAGE_VALUE[s] for s in marriages_held(hand))
+        return NO_CAP if self.options["bid_cap"] == "none" else bid_cap(hand)
 
     def _calls(self, low: int, high: int, prefix: str) -> list[str]:
         codes = CODES[prefix]
@@ -260,43 +234,33 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
             return ["pass"]  # M-8
         return ["pass"] + self._calls(self.high + self.step, self._cap(self.hands[seat]), "bid")
 
-    def _do_call(self, seat: int, act: Action) -> None:
-        action = act.text
-        self.bids.append((seat, action))
-        self._log(seat, action)
-        if act.kind == "pass":
-            self.passed.add(seat)  # T-11: final
-        else:
-            amount = number_of(act)
-            if not self.opened:
-                self.opened = True
-                if act.kind == "blind":
-                    self.blind_seat = seat  # M-5: the blind stands
-            elif seat != self.blind_seat:
-                self.blind_seat = None  # M-5: another seat's bid makes it lapse
-            self.high = amount
+    def _bid_made(self, seat: int, act: Action) -> None:
+        amount = number_of(act)
+        if not self.opened:
+            self.opened = True
+            if act.kind == "blind":
+                self.blind_seat = seat  # M-5: the blind stands
+        elif seat != self.blind_seat:
+            self.blind_seat = None  # M-5: another seat's bid makes it lapse
+        self.high = amount
+
+    def _after_call(self, seat: int) -> None:
         if self.stage == "opening":
             self._deal()  # M-5: the cards are dealt right after the call
             return
-        left = [s for s in self.calling if s not in self.passed]
-        if len(left) == 1:
-            self.blind_deal = self.blind_seat == left[0]
-            self._end_bidding(left[0], self.high)
-            return
-        self.turn = next_bidder(self.calling, self.passed, seat)
+        super()._after_call(seat)
 
-    def _end_bidding(self, declarer: int, bid: int) -> None:
+    def _end_bidding(self, declarer: int) -> None:
+        self.blind_deal = self.blind_seat == declarer  # M-5, M-22
+        self._declare(declarer, self.high)
+
+    def _declare(self, declarer: int, bid: int) -> None:
         self.declarer = self.turn = declarer
         self.bid = bid
         if self.seats == 2:
             self.stage = "take"  # M-11
             return
-        self.shown = list(self.talon)  # M-10: turned up for all and taken
-        self._log(None, "show:" + ",".join(self.shown))
-        self.hands[declarer].extend(self.talon)
-        self.talon = []
-        self._talon_taken(declarer)
-        self.stage = "give"
+        self._take_talon(declarer)  # M-10: turned up for all and taken
 
     # -- redeal requests (M-6) ------------------------------------------------
 
@@ -312,9 +276,6 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         self._void("strike" if self.stage == "strike" else "talon_strike", seat)  # M-6, M-13
 
     # -- the talon (M-10 … M-14) ----------------------------------------------
-
-    def _opponents(self) -> list[int]:
-        return [s for s in self.calling if s != self.declarer]
 
     def _barrel_floor(self, seat: int | None = None) -> int:
         """M-12: a frozen-barrel declarer must name what could take him off."""
@@ -343,53 +304,28 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
             return True
         return o["redeal_talon_nines"] and sum(1 for c in self.shown if c[0] == "9") >= 2
 
-    def _with_quits(self, acts: list[str]) -> list[str]:
-        return acts + ["writeoff"] if self._may_write_off() else acts
+    def _quits(self) -> list[str]:
+        return ["writeoff"] if self._may_write_off() else []  # M-14
 
     def _legal_give(self, seat: int) -> list[str]:
-        done = {r for r, _ in self.gives}
-        hand = self.hands[seat]
-        acts = [GIVE_CODES[c, r] for r in self._opponents() if r not in done for c in hand]
-        acts = self._with_quits(acts)
-        return acts + ["strike"] if self._may_strike_talon() else acts
+        acts = super()._legal_give(seat)  # M-10: from the hand, then M-14
+        return acts + ["strike"] if self._may_strike_talon() else acts  # M-13
 
-    def _do_give(self, seat: int, act: Action) -> None:
-        card, r = card_of(act), number_of(act)
-        self.hands[seat].remove(card)
-        self.hands[r].append(card)
-        self.gives.append((r, card))
-        self._log(seat, act.text, hidden=f"give:??>{r}", seen_by=(seat, r))  # M-10, C-5
-        if len(self.gives) == len(self.calling) - 1:
-            self.stage = "contract"
+    def _after_gives(self, seat: int) -> None:
+        self.stage = "contract"  # M-12
 
-    def _legal_take(self, seat: int) -> list[str]:
-        return ["take:top", "take:bottom"]  # M-11
-
-    def _do_take(self, seat: int, act: Action) -> None:
-        self._log(seat, act.text)
-        take_pair(self, seat, act.arg)  # M-11
-        self.stage = "discard"
-
-    def _legal_discard(self, seat: int) -> list[str]:
-        return self._with_quits(["discard:" + c for c in self.hands[seat]])
-
-    def _do_discard(self, seat: int, act: Action) -> None:
-        if discard_face_down(self, seat, card_of(act), act.text):  # M-11
-            self.stage = "contract"
+    def _after_discards(self) -> None:
+        self.stage = "contract"  # M-11, M-12
 
     def _legal_contract(self, seat: int) -> list[str]:
         """M-12: from L = max(winning bid, barrel floor) up to max(L, cap); golden: 120."""
         if self.golden:
             return [f"contract:{GOLDEN_BID}"]
         low = max(self.bid, self._barrel_floor())
-        return self._with_quits(self._calls(low, max(low, self._cap(self.hands[seat])), "contract"))
+        return self._calls(low, max(low, self._cap(self.hands[seat])), "contract") + self._quits()
 
-    def _do_contract(self, seat: int, act: Action) -> None:
-        self.contract = number_of(act)
-        self._log(seat, act.text)
-        self.stage = "play"
-        self.turn = seat  # T-20: the declarer leads
-        self.first_lead = True
+    def _after_contract(self, seat: int) -> None:
+        self._start_play()  # T-20: the declarer leads
 
     def _do_writeoff(self, seat: int, act: Action) -> None:
         self._log(seat, "writeoff")
@@ -401,11 +337,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         kind, _, arg = action.partition(":")
         stage = self.stage
         if kind in ("play", "marriage"):
-            if stage != "play":
-                return f"no card play in the {self._phase()} phase"
-            if arg not in self.hands[seat]:
-                return "that card is not in your hand"
-            return self._why_not_this_card(seat, kind, arg)
+            return self._why_not_card(seat, kind, arg)
         if kind == "bid":
             if stage not in ("bidding", "opening"):
                 return "the bidding is over"
@@ -434,7 +366,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         o = self.options
         n = self.seats
         put_deal_keys(self, v)
-        v["face_up"] = list(self.shown) if self._phase() == "talon" else []
+        v["face_up"] = self._face_up()
         v["totals"] = list(self.totals)
         v["bolts"] = list(self.bolts)
         v["falls"] = list(self.falls)
@@ -454,8 +386,7 @@ class ModernThousandMatch(thousand_modern_play.PlayMixin, thousand_modern_score.
         v["barrel_floor"] = [self._barrel_floor(s) for s in range(n)]  # M-12, for a bidder
 
     def _positions(self) -> dict:
-        face_up = list(self.shown) if self._phase() == "talon" else []
-        return {**positions(self, face_up), "stock": [list(cards) for cards in self.stock]}
+        return {**positions(self, self._face_up()), "stock": [list(cards) for cards in self.stock]}
 
     def _locations(self) -> dict[str, list[str]]:
         locs = locations(self)

@@ -7,7 +7,7 @@ more than one option (M-35, M-31).
 
 from __future__ import annotations
 
-from ..core import Option
+from ..options import Option
 
 START_TOTALS = [f"start_total_{k}" for k in range(4)]
 

@@ -7,32 +7,26 @@ with the barrel, mounting / knock-off / third fall, the dump, the row, the end.
 
 from __future__ import annotations
 
-from ..core import places_of
-from .thousand_cards import MARRIAGE_VALUE, card_points, marriages_held
+from .thousand_cards import MARRIAGE_VALUE, marriages_held, round_to_5, round_to_10
 from .thousand_modern_state import ModernState
 
-ACE_MARRIAGE = 200  # M-17
 ACE_SITTER = 50  # M-20: aces_marriage
 DUMP = 555  # M-28
 
 
 class ScoreMixin(ModernState):
     def _round(self, points: int) -> int:
-        """M-18: to 5 (1 or 2 down, 3 or 4 up), or to 10 (a 5 up with round5_up)."""
+        """M-18: to 5 as T-24 in 1001, or to 10 as in 1000 (a 5 up with round5_up)."""
         if self.options["round_to"] == 5:
-            return 5 * ((points + 2) // 5)
-        rest = points % 10
-        up = rest > 5 or (rest == 5 and self.options["round5_up"])
-        return points - rest + (10 if up else 0)
+            return round_to_5(points)
+        return round_to_10(points, self.options["round5_up"])
 
     def _sitter(self, raw: list[int], rounded: list[int], written: list[int]) -> None:
         """M-20: the dealer who sits out writes his talon (played or written off)."""
         out = self.sitting_out
+        talon = self._talon_points(raw, rounded)
         if out is None:
             return
-        talon = self._dealt["talon"]
-        raw[out] = card_points(talon)
-        rounded[out] = self._round(raw[out])
         if self.options["sitter_scores"] == "points":
             written[out] = rounded[out]
         else:
@@ -40,18 +34,12 @@ class ScoreMixin(ModernState):
             married = sum(MARRIAGE_VALUE[s] for s in marriages_held(talon))
             written[out] = ACE_SITTER * aces + married
 
-    def _score_played(self) -> None:
+    def _score_play(self) -> None:
         """M-19, M-22: the written scores of a deal played to its last trick."""
-        n, declarer = self.seats, self.declarer
-        raw, rounded, written = [0] * n, [0] * n, [0] * n
-        married = [0] * n
-        for s, suit, _ in self.marriages:
-            married[s] += ACE_MARRIAGE if suit == "A" else MARRIAGE_VALUE[suit]
+        declarer = self.declarer
+        raw, rounded, married = self._deal_points()  # M-18, M-16, M-17
+        written = [0] * self.seats
         for s in self.calling:
-            raw[s] = card_points(self.won[s])
-            if s == declarer:
-                raw[s] += card_points(self.discards)  # T-19: the discards are his
-            rounded[s] = self._round(raw[s])
             if s == declarer:
                 count = (rounded[s] if self.options["declarer_rounds"] else raw[s]) + married[s]
                 contract = int(self.contract or 0)  # named before the play (M-12)
@@ -66,16 +54,13 @@ class ScoreMixin(ModernState):
             written = [2 * w for w in written]
         self._apply_deal(written, raw, rounded, played=True, made=made)
 
-    def _writeoff_amount(self) -> int:
-        """M-21: A = the contract if named, else the larger of bid and barrel floor."""
-        if self.contract is not None:
-            return self.contract
-        return max(self.bid, self._barrel_floor())
-
     def _score_writeoff(self) -> None:
         """M-21: the declarer writes −A or 0, each opponent half of A or 60."""
         n = self.seats
-        a = self._writeoff_amount()
+        # M-21: A = the contract if one was named, else the winning bid. The barrel
+        # floor (M-12) bounds the contracts a barrel seat may name; it is no contract,
+        # so a write-off before the contract is scored on the bid.
+        a = self._stake()
         raw, rounded, written = [0] * n, [0] * n, [0] * n
         written[self.declarer] = -a if self.options["writeoff"] == "minus" else 0
         pay = 5 * -(-a // 10) if self.options["writeoff_pays"] == "half" else 60
@@ -215,13 +200,4 @@ class ScoreMixin(ModernState):
         }
         self._dealt = {**self._dealt, "struck": self._struck}  # _dealt is shared by copies
         self._struck = []
-        if any(self._reaches(x) for x in totals):  # M-29 (T-29)
-            top = max(totals)
-            tied = [s for s in range(n) if totals[s] == top]
-            winners = [self.declarer] if self.declarer in tied else tied
-            # M-29 (T-29) orders first place only: below it equal totals share a place
-            self._finish_deal(row, over=True,
-                              result={"totals": list(totals), "winners": winners, "goal": self.goal,
-                                      "places": places_of(totals, winners)})
-        else:
-            self._finish_deal(row, next_dealer=(self.dealer + 1) % n)  # T-5
+        self._end_or_next(row, totals, reached=any(self._reaches(x) for x in totals))  # M-29

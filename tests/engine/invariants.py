@@ -26,7 +26,7 @@ from collections.abc import Callable
 import pytest
 
 from engine import IllegalAction, find_variant
-from engine.core import Match
+from engine.match import Match
 
 # A card code with no letter or digit on either side (the look-behind is put
 # after the two characters: the same match, scanned several times faster).

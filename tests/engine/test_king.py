@@ -12,7 +12,7 @@ import random
 import pytest
 
 from engine import IllegalAction, find_variant
-from engine.core import EngineError
+from engine.errors import EngineError
 from engine.variants.king_rules import CONTRACT_TOTAL, CONTRACTS, king_deck, penalties
 from tests.engine.invariants import cards_in
 

@@ -11,7 +11,7 @@ from itertools import pairwise
 import pytest
 
 from engine import VARIANTS
-from engine.core import places_of
+from engine.places import places_of
 
 from .test_korol_common import random_match, title_counts
 from .test_positions import one_deal

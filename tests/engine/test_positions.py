@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import VARIANTS, find_variant
-from engine.core import OPTION_GROUPS
+from engine.options import OPTION_GROUPS
 from engine.variants.thousand_cards import DECK
 
 from .test_thousand import LOSE_LAST, STRONG, STRONG_TALON, act, new, tricks

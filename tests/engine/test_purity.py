@@ -91,7 +91,7 @@ def test_fast_shuffle_deals_what_random_shuffle_deals_C3():
     ``random.Random.shuffle`` drawn from the same bits, leaving the same state."""
     import random
 
-    from engine.core import shuffle
+    from engine.dealing import shuffle
 
     for seed in range(300):
         for size in (0, 1, 2, 24, 32, 36, 64, 70):

@@ -75,17 +75,68 @@ def test_barrel_failed_contract_minus_M25_M26():
     assert row["on_barrel"] == [False, False, False] and row["barrel_left"] == [None, None, None]
 
 
-def test_barrel_writeoff_amount_is_the_floor_M21():
+# M-21: "Let A be the contract if one was named, else the winning bid." The barrel
+# floor (M-12) only bounds the contracts a barrel seat may name; before a contract is
+# named A is the bid, on the barrel or not. Seat 1 declares at 100 throughout.
+GIVES = ("give:AD>2", "give:TD>0")
+
+
+@pytest.mark.parametrize("on_barrel", [True, False])
+@pytest.mark.parametrize("after_gives", [False, True])
+def test_writeoff_before_the_contract_uses_winning_bid_M21(on_barrel, after_gives):
+    m = new("thousand-ru", presets=[strong(0)], start_total_1=880 if on_barrel else 0)
+    do(m, "bid:100", "pass", "pass", *(GIVES if after_gives else ()), "writeoff")
+    row = m.scoresheet()[-1]
+    assert row["contract"] is None and row["bid"] == 100 and row["writeoff"]
+    assert row["written"] == [50, -100, 50]  # half: 5 x ceil(100 / 10) = 50 each
+    if on_barrel:  # M-25 rule 3 (barrel_fail keep): his score is lost, a barrel deal used
+        assert row["totals"] == [50, 880, 50] and row["barrel_left"] == [None, 2, None]
+    else:
+        assert row["totals"] == [50, -100, 50]
+
+
+@pytest.mark.parametrize("on_barrel", [True, False])
+def test_writeoff_after_the_contract_uses_contract_M21(on_barrel):
+    # on the barrel the lowest contract is the floor 120 (M-12); 130 for both cases
+    m = new("thousand-ru", presets=[strong(0)], start_total_1=880 if on_barrel else 0)
+    do(m, "bid:100", "pass", "pass", *GIVES, "contract:130", "writeoff")
+    row = m.scoresheet()[-1]
+    assert row["contract"] == 130 and row["written"] == [65, -130, 65]  # 5 x ceil(13) = 65
+
+
+def test_writeoff_at_the_barrel_floor_contract_M21_M12():
     m = new("thousand-ru", presets=[strong(0)], start_total_1=880)
-    do(m, "bid:100", "pass", "pass", "writeoff")
+    do(m, "bid:100", "pass", "pass", *GIVES, "contract:120", "writeoff")
     row = m.scoresheet()[-1]
-    assert row["contract"] is None
-    assert row["written"] == [60, -120, 60] and row["totals"] == [60, 880, 60]
-    assert row["barrel_left"] == [None, 2, None]
+    assert row["contract"] == 120 and row["written"] == [60, -120, 60]
+    assert row["totals"] == [60, 880, 60] and row["barrel_left"] == [None, 2, None]
+
+
+@pytest.mark.parametrize("named,amount", [(False, 100), (True, 120)])
+def test_writeoff_on_the_barrel_minus_falls_by_A_M21_M25(named, amount):
+    # barrel_fail minus (M-25 rule 2): T + written, a fall with no further penalty
     m = new("thousand-ru", presets=[strong(0)], start_total_1=880, barrel_fail="minus")
-    do(m, "bid:100", "pass", "pass", "writeoff")
+    do(m, "bid:100", "pass", "pass", *GIVES, *(["contract:120"] if named else []), "writeoff")
     row = m.scoresheet()[-1]
-    assert row["totals"] == [60, 760, 60] and row["events"][1] == ["barrel_fall"]
+    assert row["written"][1] == -amount and row["totals"][1] == 880 - amount
+    assert row["events"][1] == ["barrel_fall"] and row["falls"] == [0, 1, 0]
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_writeoff_bomb_and_sixty_on_the_barrel_M21(named):
+    # bomb: the declarer writes 0; sixty: each opponent 60 whatever A is
+    m = new("thousand-ru", presets=[strong(0)], start_total_1=880, writeoff="bomb",
+            writeoff_pays="sixty")
+    do(m, "bid:100", "pass", "pass", *GIVES, *(["contract:120"] if named else []), "writeoff")
+    row = m.scoresheet()[-1]
+    assert row["written"] == [60, 0, 60] and row["totals"] == [60, 880, 60]
+    assert row["barrel_left"] == [None, 2, None]
+
+
+def test_writeoff_bomb_with_half_pays_half_the_bid_M21():
+    m = new("thousand-ru", presets=[strong(0)], start_total_1=880, writeoff="bomb")
+    do(m, "bid:100", "pass", "pass", *GIVES, "writeoff")
+    assert m.scoresheet()[-1]["written"] == [50, 0, 50]
 
 
 def test_barrel_three_deals_then_fall_M25():
@@ -96,10 +147,10 @@ def test_barrel_three_deals_then_fall_M25():
     assert m.view(None)["barrel_left"] == [None, None, 2]
     do(m, "bid:100", "pass", "pass", "writeoff")  # deal 2: seat 2 on the barrel writes off
     r2 = m.scoresheet()[-1]
-    assert r2["written"] == [60, 60, -120] and r2["totals"] == [60, 280, 880]
+    assert r2["written"] == [50, 50, -100] and r2["totals"] == [50, 270, 880]  # M-21: A = bid
     assert r2["barrel_left"] == [None, None, 1]
     r3 = strong_deal(m, 220)  # deal 3: seat 0 declares, seat 2's last barrel deal
-    assert r3["totals"] == [280, 280, 760] and r3["scores"] == [220, 0, -120]
+    assert r3["totals"] == [270, 270, 760] and r3["scores"] == [220, 0, -120]
     assert r3["falls"] == [0, 0, 1] and r3["events"] == [[], ["bolt"], ["barrel_fall"]]
     assert r3["on_barrel"] == [False, False, False] and r3["barrel_left"] == [None, None, None]
     assert m.view(None)["falls"] == [0, 0, 1]
@@ -163,9 +214,9 @@ def test_third_fall_zeroes_M26():
     assert r4["totals"] == [220, 440, 880] and r4["events"][2] == ["barrel_on"]
     do(m, "bid:100", "pass", "pass", "writeoff")  # deal 5: seat 2 on the barrel writes off
     r5 = m.scoresheet()[-1]
-    assert r5["written"] == [60, 60, -120]
+    assert r5["written"] == [50, 50, -100]  # M-21: no contract named, A = the bid
     assert r5["events"][2] == ["barrel_fall", "zeroed"]
-    assert r5["totals"] == [280, 500, 0] and r5["falls"] == [0, 0, 0]
+    assert r5["totals"] == [270, 490, 0] and r5["falls"] == [0, 0, 0]
 
 
 def test_third_fall_none_counts_only_M26():

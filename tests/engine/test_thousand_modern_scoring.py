@@ -86,10 +86,10 @@ def test_writeoff_amounts_M21_M14():
     act(m, "0 writeoff")
     assert m.scoresheet()[0]["written"] == [0, 60, 60]
     assert m.scoresheet()[0]["writeoffs"] == [1, 0, 0]
-    m = new(3, start_total_0=880)  # on the barrel: A is the floor (120)
+    m = new(3, start_total_0=880)  # on the barrel, no contract named: A is the bid
     declare(m)
     act(m, "0 writeoff")
-    assert m.scoresheet()[0]["written"] == [-120, 60, 60]
+    assert m.scoresheet()[0]["written"] == [-100, 50, 50]
 
 
 def test_golden_doubles_every_seat_the_sitter_too_M22():
@@ -175,9 +175,9 @@ def test_barrel_opponent_loses_its_score_and_falls_M25():
     row = play98(m, 200)
     assert row["written"][1] == 20 and row["totals"][1] == 880 and row["barrel_left"][1] == 1
     declare(m, m.calling[0])  # seat 1 is the first hand now: on the barrel, declarer
-    act(m, "1 writeoff")  # keep: the written −120 is lost, the last barrel deal used
+    act(m, "1 writeoff")  # keep: the written −100 (M-21: the bid) is lost, last barrel deal used
     row = m.scoresheet()[1]
-    assert row["written"][1] == -120 and row["totals"][1] == 760
+    assert row["written"][1] == -100 and row["totals"][1] == 760
     assert row["events"][1] == ["barrel_fall"] and row["falls"][1] == 1
     assert row["on_barrel"][1] is False and row["barrel_left"][1] is None
 
@@ -185,9 +185,9 @@ def test_barrel_opponent_loses_its_score_and_falls_M25():
 def test_barrel_fail_minus_M25():
     m = new(3, start_total_0=880, barrel_fail="minus")
     declare(m)
-    act(m, "0 writeoff")
+    act(m, "0 writeoff")  # M-21: A = the bid 100, so T - 100
     row = m.scoresheet()[0]
-    assert row["totals"][0] == 760 and row["events"][0] == ["barrel_fall"]
+    assert row["totals"][0] == 780 and row["events"][0] == ["barrel_fall"]
     assert row["falls"][0] == 1 and row["writeoffs"] == [1, 0, 0]
 
 

@@ -1,4 +1,4 @@
-"""The Variant / Match interface shared by every family (ENGINE_API.md).
+"""The Match: the state of one match, shared by every family (ENGINE_API.md).
 
 A family module subclasses :class:`Match` and fills in a few hooks:
 
@@ -19,6 +19,10 @@ A family module subclasses :class:`Match` and fills in a few hooks:
 The base class owns the things that must be the same everywhere: the action
 log, legality checking (rule C-6), the per-seat redaction of the deal's log
 (rule C-5), the scoresheet and the history, options and seeds (rules C-3, C-7).
+Its neighbours, one job each: ``errors`` (the caller's mistakes by cause),
+``options`` (house rules), ``registry`` (variants and ``find_variant``),
+``dealing`` (the seeded shuffle), ``hidden`` (``determinize``'s placement of
+unknown cards) and ``places`` (final places).
 """
 
 from __future__ import annotations
@@ -27,28 +31,13 @@ import copy
 import marshal
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .actions import _CACHE as _PARSED
-from .actions import Action, LogEntry
-from .cards import cards_in, hand_order, is_card
-
-
-class IllegalAction(ValueError):
-    """The caller's mistake: an action that is not legal in the current state
-    (rule C-6), a seat that is not to act or does not exist.  Nothing changed."""
-
-
-class EngineError(RuntimeError):
-    """A state the rules cannot reach: a bug in the engine, never the caller's
-    mistake (the caller's are :class:`IllegalAction` and ``ValueError``)."""
-
-
-def check(condition: bool, message: str) -> None:
-    """Raise :class:`EngineError` unless ``condition`` holds (an invariant of the rules)."""
-    if not condition:
-        raise EngineError(message)
+from .actions import Action, LogEntry, is_well_formed
+from .cards import cards_in, hand_order
+from .dealing import shuffle
+from .errors import AgainstTheRules, MalformedAction, NotYourTurn
 
 
 class Stage(NamedTuple):
@@ -61,11 +50,15 @@ class Stage(NamedTuple):
     do: dict[str, str]
 
 
-class UnknownVariant(KeyError):
-    """``find_variant`` was given an id that no variant has."""
+class VariantInfo(Protocol):
+    """What a match reads of its variant (:class:`engine.registry.Variant`)."""
 
-    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
-        return str(self.args[0]) if self.args else "unknown variant"
+    id: str
+    rules: dict[str, Any]
+
+    def new_match(self, seats: int, *, seed: int, options: dict | None = None,
+                  first_dealer: int | None = None,
+                  preset_deals: Sequence[dict] | None = None) -> Match: ...
 
 
 _MUTABLE = (list, dict, set)
@@ -83,172 +76,6 @@ def plain_copy(obj: Any) -> Any:
         return copy.deepcopy(obj)
 
 
-# --------------------------------------------------------------------------
-# Options (rule C-7)
-
-
-#: The groups a room-creation form shows the options in (``Option.group``).
-OPTION_GROUPS = ("bidding", "talon", "play", "scoring", "barrel", "bolts", "match")
-
-
-@dataclass(frozen=True)
-class Option:
-    """One house rule a room may set when it is created.
-
-    ``description`` is one English sentence saying what the option does (the
-    client translates it by the option's name) and ``group`` one of
-    :data:`OPTION_GROUPS`."""
-
-    name: str
-    type: str  # "int" | "bool" | "choice" | "permutation" | "card"
-    default: Any
-    rule: str
-    label: str = ""
-    description: str = ""
-    group: str = "match"
-    min: int | None = None
-    max: int | None = None
-    step: int | None = None
-    allowed: tuple | None = None
-
-    def schema(self) -> dict:
-        out: dict[str, Any] = {"name": self.name, "type": self.type,
-                               "default": copy.deepcopy(self.default), "rule": self.rule}
-        if self.label:
-            out["label"] = self.label
-        out["description"] = self.description
-        out["group"] = self.group
-        if self.type == "int":
-            out.update(min=self.min, max=self.max, step=self.step or 1)
-        if self.allowed is not None:
-            out["allowed"] = list(self.allowed)
-        return out
-
-    def validate(self, value: Any) -> Any:
-        bad = f"option {self.name!r}: "
-        if self.type == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(bad + f"expected an integer, got {value!r}")
-            if self.min is not None and value < self.min:
-                raise ValueError(bad + f"{value} is below the minimum {self.min}")
-            if self.max is not None and value > self.max:
-                raise ValueError(bad + f"{value} is above the maximum {self.max}")
-            step = self.step or 1
-            if (value - (self.min or 0)) % step:
-                raise ValueError(bad + f"{value} is not a multiple of {step}")
-            return value
-        if self.type == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(bad + f"expected true or false, got {value!r}")
-            return value
-        if self.type == "choice":
-            if value not in (self.allowed or ()):
-                raise ValueError(bad + f"{value!r} is not one of {list(self.allowed or ())}")
-            return value
-        if self.type == "permutation":
-            allowed = list(self.allowed or ())
-            if (not isinstance(value, (list, tuple)) or len(value) != len(allowed)
-                    or sorted(map(str, value)) != sorted(allowed)):
-                raise ValueError(bad + f"expected each of {allowed} exactly once, got {value!r}")
-            return list(value)
-        if self.type == "card":
-            if not is_card(value) or (self.allowed is not None and value not in self.allowed):
-                raise ValueError(bad + f"{value!r} is not a card of this deck")
-            return value
-        raise EngineError(f"unknown option type {self.type}")
-
-
-# --------------------------------------------------------------------------
-# Variants
-
-
-class Variant:
-    """Fixed metadata of one variant, and the factory of its matches."""
-
-    def __init__(self, *, id: str, family: str, name: str, seat_counts: Sequence[int],
-                 match_class: type[Match], options: Sequence[Option] = (),
-                 rules: dict[str, Any] | None = None) -> None:
-        self.id = id
-        self.family = family
-        self.name = name
-        self.seat_counts = tuple(seat_counts)
-        self.match_class = match_class
-        self.options = tuple(options)
-        self.rules = dict(rules or {})  # family-specific constants for this variant
-
-    def __repr__(self) -> str:
-        return f"find_variant({self.id!r})"
-
-    def options_schema(self) -> list[dict]:
-        return [o.schema() for o in self.options]
-
-    def deck(self, seats: int) -> list[str]:
-        """The cards this variant is played with at that many seats (rule C-2)."""
-        return self.match_class.deck_for(seats)
-
-    def strength(self, seats: int) -> dict[str, int]:
-        """Card code -> the strength of its rank within its suit (higher wins)."""
-        return self.match_class.strength_for(seats)
-
-    def resolve_options(self, options: dict | None) -> dict:
-        """The full option dict: defaults overridden by ``options`` (validated)."""
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ValueError(f"options must be a dict, got {type(options).__name__}")
-        known = {o.name: o for o in self.options}
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.id}: {', '.join(map(str, unknown))}; "
-                             f"known: {', '.join(known) or 'none'}")
-        out = {}
-        for name, opt in known.items():
-            out[name] = opt.validate(options[name]) if name in options else copy.deepcopy(opt.default)
-        return out
-
-    def new_match(self, seats: int, *, seed: int, options: dict | None = None,
-                  first_dealer: int | None = None,
-                  preset_deals: Sequence[dict] | None = None) -> Match:
-        if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seat_counts:
-            raise ValueError(f"{self.id} is played by {' or '.join(map(str, self.seat_counts))} "
-                             f"players, not {seats!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an integer, got {seed!r}")
-        opts = self.resolve_options(options)
-        if first_dealer is not None and (isinstance(first_dealer, bool)
-                                         or not isinstance(first_dealer, int)
-                                         or not 0 <= first_dealer < seats):
-            raise ValueError(f"first_dealer must be a seat 0..{seats - 1}, got {first_dealer!r}")
-        presets = [] if preset_deals is None else list(preset_deals)
-        for i, p in enumerate(presets):
-            if not isinstance(p, dict) or not isinstance(p.get("hands"), (list, tuple)):
-                raise ValueError(f"preset deal {i}: expected a dict with 'hands' and 'rest'")
-        return self.match_class(self, seats, seed, opts, first_dealer, presets)
-
-
-_REGISTRY: dict[str, Variant] = {}
-
-
-def register(variant: Variant) -> Variant:
-    _REGISTRY[variant.id] = variant
-    return variant
-
-
-def find_variant(variant_id: str) -> Variant:
-    try:
-        return _REGISTRY[variant_id]
-    except (KeyError, TypeError):
-        raise UnknownVariant(f"unknown variant {variant_id!r}; known: {', '.join(_REGISTRY)}") from None
-
-
-def registered_ids() -> list[str]:
-    return list(_REGISTRY)
-
-
-# --------------------------------------------------------------------------
-# Dealing (the deal's log entries are :class:`engine.actions.LogEntry`, rule C-5)
-
-
 _STALE = object()  # ``Match._legal_seat`` when no legal list is kept
 
 
@@ -258,135 +85,6 @@ def _changed(kept: tuple, now: tuple) -> bool:
         if a is not b:
             return True
     return False
-
-
-_BITS = [n.bit_length() for n in range(64)]
-
-
-def shuffle(rng: random.Random, cards: list[str]) -> None:
-    """``rng.shuffle(cards)``, the very same permutation drawn from the very same
-    bits (rule C-3: a seed deals what it always dealt), without a method call per
-    card: ``random.Random.shuffle`` is a Fisher-Yates over ``_randbelow``, which
-    draws ``n.bit_length()`` bits until they fall below ``n``."""
-    if type(rng) is not random.Random or len(cards) >= len(_BITS):
-        rng.shuffle(cards)
-        return
-    getrandbits, bits = rng.getrandbits, _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def deal_cards_round(deck: list[str], order: Sequence[int], per_seat: int,
-                     seats: int) -> tuple[list[list[str]], list[str]]:
-    """Deal ``per_seat`` cards one at a time to ``order`` (a list of seats).
-
-    Returns the hands per seat (in the order dealt) and the rest of the deck."""
-    hands: list[list[str]] = [[] for _ in range(seats)]
-    i = 0
-    for _ in range(per_seat):
-        for s in order:
-            hands[s].append(deck[i])
-            i += 1
-    return hands, deck[i:]
-
-
-# --------------------------------------------------------------------------
-# Final places
-
-
-def places_of(keys: Sequence[Any], winners: Iterable[int]) -> list[int]:
-    """Each seat's final place (1 = first) for ``result()["places"]``.
-
-    ``winners`` (the family's winners, its tie rule for first place applied) are
-    first; every other seat is placed below them by its ``keys`` entry, higher
-    first (a total, or a tuple holding the family's tie-breaks).  Seats whose
-    entries are equal share a place and the places they fill are skipped, as in
-    a sports table: ``1, 2, 2, 4``.  None of the rules orders ties below first
-    place (T-29, M-29, K-14 speak of the winner only), so there equal totals share."""
-    first = set(winners)
-    ranked = [(seat in first, keys[seat]) for seat in range(len(keys))]
-    return [1 + sum(1 for other in ranked if other > mine) for mine in ranked]
-
-
-# --------------------------------------------------------------------------
-# Determinization helper
-
-
-def assign_hidden(cards: Iterable[str], slots: Sequence[tuple[Any, int, frozenset | set]],
-                  rng: random.Random) -> dict[Any, list[str]]:
-    """Deal ``cards`` at random into ``slots`` = ``[(key, size, forbidden), ...]``.
-
-    The sizes must add up to the number of cards.  ``forbidden`` holds suits
-    (a seat known to be void in them) and / or card codes (cards a seat is
-    known not to hold); a slot never receives a forbidden card.  The cards are first put in a canonical
-    order, so the result depends only on the set of cards and the rng.
-    """
-    pool = sorted(cards)
-    total = sum(size for _, size, _ in slots)
-    if total != len(pool):
-        raise ValueError(f"assign_hidden: {len(pool)} cards for {total} places")
-    for _ in range(200):
-        rng.shuffle(pool)
-        out = _greedy_fill(pool, slots, rng)
-        if out is not None:
-            return out
-    out = _exact_fill(sorted(pool), slots, rng)
-    if out is None:
-        raise ValueError("assign_hidden: the known voids leave no way to place the cards")
-    return out
-
-
-def _greedy_fill(pool: list[str], slots, rng) -> dict | None:
-    # Fill the most constrained slots first, from a shuffled pool.
-    order = sorted(range(len(slots)), key=lambda i: -len(slots[i][2]))
-    remaining = list(pool)
-    out: dict[Any, list[str]] = {}
-    for i in order:
-        key, size, banned = slots[i]
-        take = ([c for c in remaining if c[1] not in banned and c not in banned][:size]
-                if banned else remaining[:size])
-        if len(take) < size:
-            return None
-        taken = set(take)
-        remaining = [c for c in remaining if c not in taken]
-        out[key] = take
-    return out
-
-
-def _exact_fill(pool: list[str], slots, rng) -> dict | None:
-    # Backtracking for tight void constraints (rare).
-    rng.shuffle(pool)
-    left = [size for _, size, _ in slots]
-    put: list[list[str]] = [[] for _ in slots]
-
-    def place(i: int) -> bool:
-        if i == len(pool):
-            return True
-        card = pool[i]
-        idx = list(range(len(slots)))
-        rng.shuffle(idx)
-        for j in idx:
-            if left[j] and card[1] not in slots[j][2] and card not in slots[j][2]:
-                left[j] -= 1
-                put[j].append(card)
-                if place(i + 1):
-                    return True
-                put[j].pop()
-                left[j] += 1
-        return False
-
-    if not place(0):
-        return None
-    return {slots[j][0]: put[j] for j in range(len(slots))}
-
-
-# --------------------------------------------------------------------------
-# Matches
 
 
 class Match:
@@ -407,6 +105,7 @@ class Match:
     _phase_of: ClassVar[dict[str, str]] = {}
     _legal_of: ClassVar[dict[str, Callable[[Any, int], list[str]]]] = {}
     _do_of: ClassVar[dict[str, dict[str, Callable[[Any, int, Action], None]]]] = {}
+    _kinds: ClassVar[frozenset[str]] = frozenset()  # every kind of action of the variant
     #: Kinds of actions (the part before ":") that a page confirms before sending:
     #: calls that end the deal for the caller or cost points at once (``view["confirm"]``).
     confirm_kinds: frozenset[str] = frozenset()
@@ -425,6 +124,7 @@ class Match:
         cls._legal_of = {name: getattr(cls, st.legal) for name, st in cls.STAGES.items()}
         cls._do_of = {name: {kind: getattr(cls, fn) for kind, fn in st.do.items()}
                       for name, st in cls.STAGES.items()}
+        cls._kinds = frozenset(kind for st in cls.STAGES.values() for kind in st.do)
 
     @classmethod
     def deck_for(cls, seats: int) -> list[str]:
@@ -434,7 +134,7 @@ class Match:
     def strength_for(cls, seats: int) -> dict[str, int]:
         return dict(cls.strength)
 
-    def __init__(self, variant: Variant, seats: int, seed: int, options: dict,
+    def __init__(self, variant: VariantInfo, seats: int, seed: int, options: dict,
                  first_dealer: int | None, preset_deals: list[dict]) -> None:
         self.variant = variant
         self.seats = seats
@@ -500,7 +200,7 @@ class Match:
             legal = self._legal_list
         else:
             if type(seat) is not int or not 0 <= seat < self.seats:  # bool is not a seat either
-                raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+                raise NotYourTurn(f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
             legal = [] if self.over or seat != self.turn else self._legal_of[self.stage](self, seat)
         if action not in legal or type(action) is not str:
             self._reject(seat, action)
@@ -511,14 +211,16 @@ class Match:
         self._do_of[self.stage][act.kind](self, seat, act)
 
     def _reject(self, seat: int, action: object) -> None:
+        """Raise the :class:`IllegalAction` that says why (engine/errors.py)."""
         if not isinstance(action, str):
-            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+            raise MalformedAction(f"an action is a string, not {type(action).__name__}")
         if self.over:
-            raise IllegalAction("the match is over")
+            raise NotYourTurn("the match is over")
         if seat not in self.to_act():
-            raise IllegalAction(f"it is not seat {seat}'s turn (to act: {self.to_act()})")
+            raise NotYourTurn(f"it is not seat {seat}'s turn (to act: {self.to_act()})")
         reason = self._why_illegal(seat, action) or "not a legal action now"
-        raise IllegalAction(f"{action[:40]!r}: {reason}")
+        cause = AgainstTheRules if is_well_formed(action, self._kinds) else MalformedAction
+        raise cause(f"{action[:40]!r}: {reason}")
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Fast path: carry out an action known to be legal (no checks)."""
@@ -964,4 +666,3 @@ class Match:
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         raise NotImplementedError
-
