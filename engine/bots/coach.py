@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from .base import Knowledge, family_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core import Match
+    from ..match import Match
 
 #: King contracts where taking a trick can only cost (the negative deals).
 _KING_NEGATIVE = frozenset({"tricks", "boys", "girls", "hearts", "last2", "king", "all"})

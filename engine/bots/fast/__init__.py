@@ -51,7 +51,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ... import Match
+from ... import Match, find_variant
 from .king import KingState
 from .korol import KorolState
 from .policy import greedy_policy, random_policy
@@ -70,7 +70,7 @@ def from_match(match: Match) -> PlayState:
     view = match.view(None)
     if view["phase"] != "play":
         raise ValueError(f"from_match: the deal is in its {view['phase']!r} phase, not 'play'")
-    cls = _CLASSES[match.variant.family]
+    cls = _CLASSES[find_variant(match.variant.id).family]
     return cls(match, view, match.card_locations())
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import Match
+from ... import Match, find_variant
 from ...variants.king_rules import EARLY_END_CARDS, KING_MUST_GO, NO_HEART_LEAD, TRUMP, penalties, trick_pay
 from .state import SUIT_MASK, PlayState, bits, mask_of
 
@@ -36,7 +36,7 @@ class KingState(PlayState):
         self.nxt = {s: (s + 1) % n for s in range(n)}  # C-1: to the left
         self.size = n
         self.tricks = list(view["tricks_taken"])
-        self.hand_size = len(match.variant.deck(n)) // n  # K-2
+        self.hand_size = len(find_variant(match.variant.id).deck(n)) // n  # K-2
         # the winners of the tricks before (last2 reads the last two: the last trick's last)
         last = view["last_trick"]["winner"] if any(self.tricks) else None
         before = [s for s in range(n) if s != last for _ in range(self.tricks[s])]

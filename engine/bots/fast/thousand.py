@@ -8,6 +8,7 @@ from typing import Any
 
 from ... import Match
 from ...variants.thousand_cards import (
+    ACE_MARRIAGE,
     ALL_NINES,
     CARD_POINTS,
     FINE_AT_850,
@@ -20,7 +21,7 @@ from ...variants.thousand_cards import (
     round_to_5,
     round_to_10,
 )
-from ...variants.thousand_modern_score import ACE_MARRIAGE, ACE_SITTER
+from ...variants.thousand_modern_score import ACE_SITTER
 from .state import MARRY, QUIT, SUIT_MASK, SUITS, PlayState, bits, card_codes
 
 MODERN = frozenset({"thousand-ru", "tysiac-pl"})
