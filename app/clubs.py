@@ -175,6 +175,9 @@ class Clubs:
         await self._write(work)
         return await self.page(player, club_id)
 
+    async def listed(self, q: str | None, limit: int, offset: int) -> list[dict]:
+        return await self._read(sql.listed_clubs, q, limit, offset)
+
     async def mine(self, player: Caller) -> list[dict]:
         return await self._read(sql.my_clubs, player.id)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
@@ -118,6 +118,14 @@ class MyClub(BaseModel):
     listed: bool
     role: str
     status: str
+
+
+class ListedClub(BaseModel):
+    id: int
+    name: str
+    description: str
+    colour: str
+    members: int = Field(description="active members")
 
 
 class ClubRoom(BaseModel):
@@ -277,6 +285,14 @@ def with_url(invite: dict, request: Request) -> dict:
 async def create_club(body: ClubCreate, player: PlayerDep, clubs: ClubsDep) -> dict:
     """A new club; the caller is its owner."""
     return await clubs.create(player, body.model_dump())
+
+
+@router.get("", response_model=list[ListedClub])
+async def listed_clubs(clubs: ClubsDep,
+                       q: str | None = Query(None, max_length=80, description="a part of the name, any case"),
+                       limit: int = Query(20, ge=1, le=50), offset: int = Query(0, ge=0, le=10_000)) -> list[dict]:
+    """Listed clubs (private ones never), the biggest first: a player may ask to join one."""
+    return await clubs.listed(q.strip() if q else None, limit, offset)
 
 
 @mine_router.get("/clubs", response_model=list[MyClub], responses=responses(*AUTH))

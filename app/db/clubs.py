@@ -153,6 +153,23 @@ def my_clubs(s: Session, player_id: int) -> list[dict]:
             for r in rows]
 
 
+def listed_clubs(s: Session, q: str | None, limit: int, offset: int) -> list[dict]:
+    """Listed clubs whose name holds ``q`` (any case, in any alphabet: matched here with
+    str.casefold, as SQLite's lower() knows only ASCII), the biggest first: what a
+    player looking for a club may see."""
+    members = (select(m.ClubMember.club_id, func.count().label("n"))
+               .where(m.ClubMember.status == "active").group_by(m.ClubMember.club_id).subquery())
+    size = func.coalesce(members.c.n, 0)
+    rows = s.execute(select(m.Club.id, m.Club.name, m.Club.description, m.Club.colour, size)
+                     .outerjoin(members, members.c.club_id == m.Club.id).where(m.Club.listed.is_(True))
+                     .order_by(size.desc(), m.Club.name, m.Club.id)).all()
+    if q:
+        key = q.casefold()
+        rows = [r for r in rows if key in r[1].casefold()]
+    return [{"id": r[0], "name": r[1], "description": r[2], "colour": r[3], "members": r[4]}
+            for r in rows[offset:offset + limit]]
+
+
 # -- invites -----------------------------------------------------------------------------
 
 

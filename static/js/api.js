@@ -90,6 +90,7 @@ export const api = {
   // clubs (README "Clubs"): the page's data, membership, invite links, presets, seasons
   myClubs: () => req('GET', '/players/me/clubs'),
   createClub: (body) => req('POST', '/clubs', body),
+  listedClubs: (q) => req('GET', `/clubs?limit=20${q ? `&q=${enc(q)}` : ''}`),
   club: (id) => req('GET', `/clubs/${Number(id)}`),
   changeClub: (id, body) => req('PATCH', `/clubs/${Number(id)}`, body),
   clubInvite: (token) => req('GET', `/club-invites/${enc(token)}`),

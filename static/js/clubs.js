@@ -100,10 +100,38 @@ export async function renderClubs(root, ctx) {
         emblem(c), ctx.link(`/#/club/${c.id}`, c.name, 'club-link'),
         h('span', { class: 'badge', text: c.status === 'pending' ? t('clubs.pending') : roleText(c.role) }))))
         : h('p', { class: 'muted', text: t('clubs.none') })),
+    findPanel(clubs, ctx),
     h('section', { class: 'panel' }, h('h2', { text: t('clubs.new') }), clubForm(null, { role: 'new-club', button: 'create-club', save: async (fields) => {
       const page = await api.createClub(fields);
       ctx.navigate(`/#/club/${page.club.id}`);
     } }))));
+}
+
+// Listed clubs (GET /api/clubs; private ones never show): found by a part of the name;
+// one I am not in yet takes a join request (an admin approves it).
+function findPanel(mine, ctx) {
+  const known = new Set(mine.map((c) => c.id));
+  const list = h('ul', { class: 'club-list', 'data-role': 'found-clubs' });
+  const input = h('input', { type: 'search', name: 'q', maxlength: 80, 'aria-label': t('clubs.find'), placeholder: t('clubs.find_placeholder') });
+  const show = async () => {
+    let found;
+    try {
+      found = await api.listedClubs(input.value.trim());
+    } catch (ex) {
+      clear(list).append(h('li', { class: 'error', text: errorText(ex) }));
+      return;
+    }
+    clear(list).append(...(found.length ? found.map((c) => h('li', { class: 'club-row', 'data-club': c.id },
+      emblem(c), ctx.link(`/#/club/${c.id}`, c.name, 'club-link'),
+      h('span', { class: 'muted small', text: t('clubs.members_n', { n: c.members }) }),
+      known.has(c.id) ? null : actButton(t('clubs.ask_to_join'), 'ask-to-join', () => api.askToJoin(c.id),
+        () => { known.add(c.id); show(); })))
+      : [h('li', { class: 'muted', text: t('clubs.none_found') })]));
+  };
+  const form = h('form', { class: 'row club-find', role: 'search', onsubmit: (e) => { e.preventDefault(); show(); } },
+    input, h('button', { type: 'submit', class: 'btn', text: t('clubs.find') }));
+  show();
+  return h('section', { class: 'panel', 'data-role': 'find-clubs' }, h('h2', { text: t('clubs.find_title') }), form, list);
 }
 
 // The lobby's way to the clubs (the phone's header has no room for the link): my clubs,

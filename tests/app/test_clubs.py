@@ -141,6 +141,23 @@ def test_listed_club_join_request_needs_an_admin(cclient):
     assert page(c, cid, owner)["pending"] == []
 
 
+def test_listed_clubs_are_found_by_name_private_ones_never(cclient):
+    c = cclient
+    owner, other = new_player(c), new_player(c)
+    tag = f"Тысячники {owner['id']}"  # unique in the module's database
+    big = make_club(c, owner, name=f"{tag} большие", listed=True)["club"]["id"]
+    small = make_club(c, other, name=f"{tag} малые", listed=True)["club"]["id"]
+    hidden = make_club(c, owner, name=f"{tag} свои")["club"]["id"]
+    token = c.post(f"/api/clubs/{big}/invites", headers=auth(owner)).json()["token"]
+    assert c.post(f"/api/club-invites/{token}/join", headers=auth(other)).status_code == 200
+    # any case, any alphabet (SQLite's lower() knows only ASCII: matched with casefold)
+    found = c.get("/api/clubs", params={"q": tag.upper()}).json()
+    assert [(x["id"], x["members"]) for x in found] == [(big, 2), (small, 1)]  # the biggest first
+    assert hidden not in [x["id"] for x in c.get("/api/clubs", params={"q": "свои"}).json()]
+    assert [x["id"] for x in c.get("/api/clubs", params={"q": tag, "offset": 1, "limit": 1}).json()] == [small]
+    assert c.get("/api/clubs", params={"limit": 0}).status_code == 422
+
+
 def make_preset(client, cid, admin, name="Наша", variant="korol-ru", **room) -> dict:
     r = client.post(f"/api/clubs/{cid}/presets", headers=auth(admin), json={
         "name": name, "variant": variant, "options": short_options(variant), "room": {"seats": 4, **room}})

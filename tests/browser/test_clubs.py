@@ -176,6 +176,32 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
     assert not owner.errors and not guest.errors, (owner.errors, guest.errors)
 
 
+def test_a_listed_club_is_found_and_asked_to_join(server, new_page):
+    """My clubs' search finds listed clubs by a part of the name (any case), never private
+    ones; Ask to join sends a request an admin approves (the club then shows it pending)."""
+    _need(server)
+    owner = call(server, "POST", "/api/players", body={"name": "Gospodarz"})
+    stamp = str(owner["id"])
+    listed = call(server, "POST", "/api/clubs", owner["token"], {"name": f"Tysiącznicy {stamp}", "listed": True})
+    call(server, "POST", "/api/clubs", owner["token"], {"name": f"Tysiącznicy {stamp} prywatni"})
+    page = new_page(PHONE, lang="pl")
+    page.goto(server + "/")
+    set_name(page, "Ala")
+    page.goto(server + "/#/clubs")
+    find = page.locator("[data-role=find-clubs]")
+    find.locator("input[name=q]").fill(f"TYSIĄCZNICY {stamp}")
+    find.locator("button[type=submit]").click()
+    rows = find.locator(f"[data-role=found-clubs] [data-club='{listed['club']['id']}']")
+    rows.wait_for()
+    assert find.locator("[data-role=found-clubs] li.club-row").count() == 1  # the private one is not listed
+    rows.locator("[data-role=ask-to-join]").click()
+    page.locator("[data-role=my-clubs]").wait_for()
+    page.wait_for_function("() => !document.querySelector('[data-role=found-clubs] [data-role=ask-to-join]')")
+    pending = call(server, "GET", f"/api/clubs/{listed['club']['id']}", owner["token"])["pending"]
+    assert [x["name"] for x in pending] == ["Ala"]
+    assert not page.errors
+
+
 # --- screenshots (make screenshots; not in CI) -------------------------------------------------
 
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
