@@ -24,10 +24,13 @@ T = TypeVar("T")
 class Hashing:
     def __init__(self, threads: int, time_cost: int, memory_kib: int) -> None:
         self.hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kozyr-argon2")
+        self.threads = threads
+        self._pool: ThreadPoolExecutor | None = None  # made at the first use after start or close
         self._dummy: str | None = None  # a hash nobody's passphrase matches (an unknown name)
 
     async def _run(self, fn: Callable[..., T], *args) -> T:
+        if self._pool is None:  # an app started again after a shutdown (tests do) hashes again
+            self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="kozyr-argon2")
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     async def hash(self, passphrase: str) -> str:
@@ -56,4 +59,6 @@ class Hashing:
             return False
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

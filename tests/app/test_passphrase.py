@@ -185,3 +185,24 @@ def test_guesses_sent_at_once_cannot_outrun_the_lock(pclient):
     assert codes == [422, 429, 429, 429, 429, 429]
     with pclient.app.state.db.read() as s:
         assert s.get(accounts.Passphrase, player["id"]).failures == 3
+
+
+def test_hashing_works_again_after_a_close():
+    """An app whose lifespan ends closes its argon2 threads; started again (a test client
+    opened anew on the same app), it hashes again instead of 'cannot schedule new futures
+    after shutdown' (seen in the REST fuzz, whose calls may run the app's lifespan)."""
+    import asyncio
+
+    from app.hashing import Hashing
+
+    hashing = Hashing(1, 1, 1024)
+
+    async def roundtrip() -> bool:
+        digest = await hashing.hash("пароль")
+        ok, _ = await hashing.check(digest, "пароль")
+        return ok
+
+    assert asyncio.run(roundtrip())
+    hashing.close()
+    assert asyncio.run(roundtrip())
+    hashing.close()
