@@ -35,9 +35,9 @@ def play(match, bots, *, max_actions=100_000, deals=None):
 
 
 def test_levels_listed_for_the_server():
-    assert [x["level"] for x in levels()] == ["random", "basic", "strong"]
+    assert [x["level"] for x in levels()] == ["random", "basic", "strong", "expert"]
     assert all(x["description"] for x in levels())
-    assert set(LEVELS) == {"random", "basic", "strong"}
+    assert set(LEVELS) == {"random", "basic", "strong", "expert"}
 
 
 def test_make_bot_builds_each_level():
