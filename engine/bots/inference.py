@@ -13,7 +13,8 @@ The opponent model is the rule-of-thumb (basic) bot's own, made soft: in
 by) covers it and passes otherwise; the soft version says a bid of ``X`` has
 probability ``sigmoid((estimate - X) / SOFTNESS)`` and a pass the rest, never
 less than ``FLOOR`` either way (people bid on hope, or sit on a good hand).
-The hand a seat held when it called is taken as its sampled hand now plus the
+Per seat only its highest bid and its pass are read (the lower bids follow
+from the highest).  The hand a seat held when it called is taken as its sampled hand now plus the
 cards it has played in this deal (the log's plays are public); the cards a
 declarer took or gave since are not subtracted (hidden from this seat), which
 only makes the model a little softer for the declarer.
@@ -73,7 +74,17 @@ class Reader:
     """The weight of samples for one decision (see the module doc)."""
 
     def __init__(self, view: dict, family: str) -> None:
-        self.calls = calls(view) if family == "thousand" else []
+        # per seat the calls that say the most: its highest bid and the pass (the
+        # lower bids follow from the highest; the basic bot's calls are not
+        # independent draws, so multiplying every raise would overcount)
+        top: dict[tuple[int, str], tuple[int, str, int | None]] = {}
+        for seat, what, amount in (calls(view) if family == "thousand" else []):
+            if amount is None:
+                continue
+            key = (seat, what)
+            if key not in top or (top[key][2] or 0) < amount:
+                top[key] = (seat, what, amount)
+        self.calls = list(top.values())
         self.played = played(view) if self.calls else {}
         self.bonus = 10 if len(view.get("hand_sizes") or ()) == 3 else 5
 
