@@ -22,9 +22,11 @@ for ``strong``; ``expert`` thinks ``EXPERT_TIME`` times as long), or
 ``iterations`` rollouts (``CALL_WEIGHT`` times as many for a bid, a contract,
 the talon, an order or any decision that is not a card played), whichever
 ends first; with ``ms=None`` the search depends on the seeds only (tests,
-``bench/matches.py --rollouts``).  The clock is read before every rollout; a
-round cut short by the clock is dropped, so the candidates stay on equal
-samples, and a decision overruns ``ms`` by at most one rollout.  Early stop:
+``bench/matches.py --rollouts``).  The clock is read before every rollout, and
+a rollout is not started when the recent rollouts' wall time (a moving
+average: it grows when the machine is busy) would take it past the deadline;
+a round cut short by the clock is dropped, so the candidates stay on equal
+samples (when not even one round fits, the rule of thumb's action is played).  Early stop:
 after ``min_rounds`` rounds a candidate whose paired (weighted) difference to
 the leader is more than ``z`` standard errors below zero drops out, and the
 search ends when one candidate is left.
@@ -119,6 +121,7 @@ class SearchBot(Bot):
         weights: list[float] = []
         alive = list(cands)
         used = 0
+        pace = 0.0  # the recent wall time of a rollout (a moving average)
         stop = "decided"
         while len(alive) > 1:
             sample = determinize(random.Random(rng.getrandbits(64)))
@@ -126,11 +129,15 @@ class SearchBot(Bot):
             w = reader.weight(sample) if reader is not None else 1.0
             got: list[float] = []
             for a in alive:
-                if weights and deadline is not None and time.perf_counter() >= deadline:
+                t0 = time.perf_counter()
+                # a rollout is not started that would likely end past the deadline
+                if deadline is not None and t0 + pace >= deadline:
                     stop = "deadline"  # the round is left unfinished: its results are dropped
                     break
                 got.append(self._rollout(sample.copy(), seat, a, family, value,
                                          random.Random(play_seed)))
+                spent = time.perf_counter() - t0
+                pace = spent if pace == 0 else 0.8 * pace + 0.2 * spent
             if len(got) < len(alive):
                 break
             for a, x in zip(alive, got, strict=True):
@@ -141,7 +148,7 @@ class SearchBot(Bot):
             if budget is not None and used + len(alive) > budget:
                 stop = "budget"
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() + pace >= deadline:
                 stop = "deadline"
                 break
         # a dropped candidate is averaged over the rounds it was in
@@ -149,7 +156,7 @@ class SearchBot(Bot):
                  / (sum(weights[:len(values[a])]) or 1.0) for a in cands}
         total = sum(weights) or 1.0
         # ties go to the rule of thumb, then to the order of the legal list
-        choice = max(alive, key=lambda a: (means[a], a == best))
+        choice = max(alive, key=lambda a: (means[a], a == best)) if weights else best
         self.last_stats = {"samples": len(weights), "rollouts": used, "candidates": len(cands),
                            "alive": len(alive), "means": means, "stop": stop,
                            "ess": total ** 2 / (sum(w * w for w in weights) or 1.0),
