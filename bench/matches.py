@@ -68,7 +68,7 @@ def options_for(variant, args) -> dict | None:
     if args.goal is not None and "goal" in names:
         out["goal"] = args.goal
         if "barrel_gap" in names:  # M-35: the barrel's gap stays below the goal
-            out["barrel_gap"] = min(names["barrel_gap"]["default"], max(10, args.goal // 4))
+            out["barrel_gap"] = min(names["barrel_gap"]["default"], max(10, args.goal // 40 * 10))
     if args.reigns is not None and "reigns" in names:
         out["reigns"] = args.reigns
     return out or None
