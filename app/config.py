@@ -102,7 +102,7 @@ class Settings(BaseSettings):
     # seconds more a bot waits when the last card completed a trick, so people see the trick
     # held with its taker (the table holds it 1.2 s); only when bot_delay > 0
     bot_trick_pause: float = 1.2
-    bot_think_ms: float = 800  # the strong bot's time budget per action
+    bot_think_ms: float = 800  # the strong bot's time budget per action (expert: 3x, engine/bots/search.py)
     # Worker processes for strong bots' thinking (app/rooms/botpool.py), started with the
     # first strong decision; default: one per two cores (the event loop keeps the other)
     bot_processes: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2), ge=1)

@@ -45,7 +45,7 @@ log = logging.getLogger("kozyr.bots")
 #: Bot levels whose decisions go to the pool.  ``random`` and ``basic`` take 0.01-0.05 ms
 #: of CPU a decision (at most 0.34 ms over 18,000 decisions in every variant): less than
 #: sending them anywhere, so they decide on the event loop.
-POOLED = frozenset({"strong"})
+POOLED = frozenset({"strong", "expert"})
 #: Matches a worker keeps replayed (the least recently asked about go first).
 KEPT_MATCHES = 32
 

@@ -46,7 +46,8 @@ log = logging.getLogger("kozyr.bots")
 #: the translated name of the seat's ``bot_key`` (README "Agreed additions").
 BOT_NAMES = {"random": ("Dotty", "Lotty", "Scotty"),
              "basic": ("Sam", "Max", "Tom"),
-             "strong": ("Ada", "Alan", "Grace")}
+             "strong": ("Ada", "Alan", "Grace"),
+             "expert": ("Edsger", "Barbara", "Donald")}
 SLOTS = 3
 
 

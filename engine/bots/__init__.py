@@ -13,13 +13,14 @@ from __future__ import annotations
 from .base import Bot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
-from .search import SearchBot
+from .search import ExpertBot, SearchBot
 
 #: The levels a room may seat, weakest first: name -> (class, description).
 LEVELS: dict[str, tuple[type[Bot], str]] = {
     "random": (RandomBot, "plays any legal action at random"),
     "basic": (HeuristicBot, "rules of thumb: bids by hand strength, plays sensibly"),
-    "strong": (SearchBot, "searches sampled deals with rule-of-thumb play-outs"),
+    "strong": (SearchBot, "searches sampled deals, reads the others' bids, plays for the match"),
+    "expert": (ExpertBot, "the strong bot's search with three times the time and more options"),
 }
 
 
@@ -29,7 +30,8 @@ def levels() -> list[dict]:
 
 
 def make_bot(level: str, seed: int = 0, *, strict: bool = False, **budget) -> Bot:
-    """A bot of that level; ``budget`` (``iterations=``, ``ms=``) is for ``strong`` only.
+    """A bot of that level; ``budget`` (``iterations=``, ``ms=``: the strong bot's, which
+    ``expert`` multiplies) is for the search levels only.
     ``strict`` (tests): a failing rule of thumb raises instead of falling back."""
     try:
         cls = LEVELS[level][0]
@@ -38,4 +40,4 @@ def make_bot(level: str, seed: int = 0, *, strict: bool = False, **budget) -> Bo
     return cls(seed, strict=strict, **budget)
 
 
-__all__ = ["LEVELS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "levels", "make_bot"]
+__all__ = ["LEVELS", "Bot", "ExpertBot", "HeuristicBot", "RandomBot", "SearchBot", "levels", "make_bot"]

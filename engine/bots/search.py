@@ -1,42 +1,48 @@
-"""The strong bot: determinized search (perfect-information Monte Carlo).
+"""The strong and expert bots: determinized search (perfect-information Monte Carlo).
 
-For each decision it samples deals that fit what the seat knows
-(``determinize(rng)``, i.e. ``match.determinize(seat, rng)``: every hidden
-card dealt anew), and on each sample plays every candidate action, then the
-rest of the deal with rule-of-thumb bots in every seat.  The action with the
-best average result for the seat wins.  Every candidate is tried on the same
-samples (the same determinize seed and the same rollout seed), so their
-averages are compared on equal cards.
+For each decision the bot draws a sample of the deal that fits what the seat
+knows (``determinize(rng)``, i.e. ``match.determinize(seat, rng)``: every
+hidden card dealt anew), and on that one sample plays every candidate action,
+then the rest of the deal with rule-of-thumb bots in every seat (each
+candidate on its own copy of the sample, with the same play-out seed): one
+*round*.  Rounds go on while the budget lasts, so every candidate is judged on
+the same cards (common random numbers) and a sample is drawn once per round,
+not once per candidate.
 
-The seat's result of a deal: Тысяча and Кинг, its score in the deal's row;
-Король / Król, the title the deal brought it (R-4 points) or, with the round
-still open, the title its tally ranks it for.
+* Inference (:mod:`.inference`): each round's sample is weighted by how
+  likely it makes the other seats' calls under the basic bot's policy made
+  soft; the means are weighted means (``inference=False``: every weight 1).
+* Value (:mod:`.value`): ``value="match"`` (the default) scores a play-out by
+  the seat's estimated chance of winning the match after the deal, from the
+  public match position (its total against the others', how far the match
+  still runs); ``value="deal"`` by the seat's own result of the deal.
 
-Budget: ``iterations`` rollouts per decision (``CALL_WEIGHT`` times as many
-for a bid, a contract, the talon, an order or any other decision that is not
-a card played), or ``ms`` milliseconds of wall-clock time, whichever ends
-first; at least one sample per candidate.  The clock is read before every
-rollout, so a decision overruns ``ms`` by at most one rollout (a few
-milliseconds) plus the first round of samples; a round cut short by the
-clock is dropped, so every candidate is still judged on the same samples.
-With ``ms=None`` the search depends on the seeds only (the tests); the
-server passes ``ms`` (``bot_think_ms``, 800 by default) with the default
-``iterations``, and ``bench/bots.py`` caps its searches the same way.  Samples go round
-the candidates that are still in the race: after a few samples a candidate
-clearly worse than the leader on the same samples (paired difference more
-than two standard errors below zero) drops out, and the search stops early
-when one candidate is left.
+Budget: ``ms`` milliseconds of wall-clock time (the server's ``bot_think_ms``
+for ``strong``; ``expert`` thinks ``EXPERT_TIME`` times as long), or
+``iterations`` rollouts (``CALL_WEIGHT`` times as many for a bid, a contract,
+the talon, an order or any decision that is not a card played), whichever
+ends first; with ``ms=None`` the search depends on the seeds only (tests,
+``bench/matches.py --rollouts``).  The clock is read before every rollout, and
+a rollout is not started when twice the recent rollouts' wall time (a moving
+average: it grows when the machine is busy) would take it past the deadline;
+a round cut short by the clock is dropped, so the candidates stay on equal
+samples (when not even one round fits, the rule of thumb's action is played).  Early stop:
+after ``min_rounds`` rounds a candidate whose paired (weighted) difference to
+the leader is more than ``z`` standard errors below zero drops out, and the
+search ends when one candidate is left.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 
-from ..variants.korol_play import POINTS as TITLE_POINTS  # rule R-4
 from .base import Bot, Determinize, family_of
 from .heuristic import HeuristicBot, candidates
+from .inference import Reader
+from .value import TITLE_POINTS, deal_points, match_value
 
 #: Iterations are multiplied by this for decisions other than playing a card
 #: (bids, contracts, the talon, orders, trumps, swaps, strikes): they are few
@@ -44,22 +50,43 @@ from .heuristic import HeuristicBot, candidates
 CALL_WEIGHT = 2
 _CARD_KINDS = frozenset({"play", "marriage"})
 ROLLOUT_LIMIT = 2000  # actions; a deal is far shorter
-
+#: The expert's budget against the strong bot's: time (and rollouts), candidates.
+EXPERT_TIME = 3
+EXPERT_CANDIDATES = 12
+VALUES = {"match": match_value, "deal": deal_points}
+#: A rollout is started only if this many times the recent rollouts' wall time
+#: fits before the deadline (a busy machine's rollouts vary: a margin of one
+#: average still overran 800 ms by 0.3 s at the 99th percentile).
+PACE_MARGIN = 2.0
 
 log = logging.getLogger(__name__)
+
+__all__ = ["CALL_WEIGHT", "EXPERT_TIME", "TITLE_POINTS", "ExpertBot", "SearchBot", "evaluate"]
+
+
+def evaluate(m, seat: int, family: str, rows0: int, roles0: int) -> float:
+    """The seat's result of the deal that was being played (:func:`.value.deal_points`)."""
+    return deal_points(m, seat, family, rows0, roles0)
 
 
 class SearchBot(Bot):
     level = "strong"
 
-    def __init__(self, seed: int = 0, *, iterations: int | None = 200, ms: float | None = 800,
-                 max_candidates: int = 8, strict: bool = False) -> None:
+    def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
+                 max_candidates: int = 8, strict: bool = False, inference: bool = True,
+                 value: str = "match", z: float = 2.0, min_rounds: int = 4) -> None:
         super().__init__(seed, strict=strict)
         if iterations is None and ms is None:
             raise ValueError("a search bot needs a budget: iterations or ms")
+        if value not in VALUES:
+            raise ValueError(f"unknown value {value!r}; known: {', '.join(VALUES)}")
         self.iterations = iterations
         self.ms = ms
         self.max_candidates = max_candidates
+        self.inference = inference
+        self.value = value
+        self.z = z
+        self.min_rounds = min_rounds
         self.policy = HeuristicBot(seed, strict=strict)
         self.last_stats: dict = {}
 
@@ -87,47 +114,60 @@ class SearchBot(Bot):
     def _search(self, view, rng, determinize, cands, best) -> str:
         seat = view["seat"]
         family = family_of(view)
+        value = VALUES[self.value]
+        reader = Reader(view, family) if self.inference else None
         start = time.perf_counter()
         deadline = None if self.ms is None else start + self.ms / 1000
         budget = self.iterations
         if budget is not None and any(a.split(":", 1)[0] not in _CARD_KINDS for a in cands):
             budget *= CALL_WEIGHT
         values: dict[str, list[float]] = {a: [] for a in cands}
+        weights: list[float] = []
         alive = list(cands)
         used = 0
+        pace = 0.0  # the recent wall time of a rollout (a moving average)
         stop = "decided"
         while len(alive) > 1:
-            deal_seed = rng.getrandbits(64)
+            sample = determinize(random.Random(rng.getrandbits(64)))
             play_seed = rng.getrandbits(64)
-            for i, a in enumerate(alive):
-                if values[a] and deadline is not None and time.perf_counter() >= deadline:
-                    for b in alive[:i]:  # the round is left unfinished: drop its samples
-                        values[b].pop()
-                    stop = "deadline"
+            w = reader.weight(sample) if reader is not None else 1.0
+            got: list[float] = []
+            for a in alive:
+                t0 = time.perf_counter()
+                # a rollout is not started that would likely end past the deadline
+                if deadline is not None and t0 + PACE_MARGIN * pace >= deadline:
+                    stop = "deadline"  # the round is left unfinished: its results are dropped
                     break
-                sample = determinize(random.Random(deal_seed))
-                values[a].append(self._rollout(sample, seat, a, family, random.Random(play_seed)))
-            else:
-                used += len(alive)
-                alive = _prune(alive, values)
-                if budget is not None and used + len(alive) > budget:
-                    stop = "budget"
-                    break
-                if deadline is not None and time.perf_counter() >= deadline:
-                    stop = "deadline"
-                    break
-                continue
-            break
-        n = len(values[alive[0]])
-        means = {a: sum(values[a]) / len(values[a]) for a in cands}
+                got.append(self._rollout(sample.copy(), seat, a, family, value,
+                                         random.Random(play_seed)))
+                spent = time.perf_counter() - t0
+                pace = spent if pace == 0 else 0.8 * pace + 0.2 * spent
+            if len(got) < len(alive):
+                break
+            for a, x in zip(alive, got, strict=True):
+                values[a].append(x)
+            weights.append(w)
+            used += len(alive)
+            alive = _prune(alive, values, weights, self.min_rounds, self.z)
+            if budget is not None and used + len(alive) > budget:
+                stop = "budget"
+                break
+            if deadline is not None and time.perf_counter() + PACE_MARGIN * pace >= deadline:
+                stop = "deadline"
+                break
+        # a dropped candidate is averaged over the rounds it was in
+        means = {a: sum(w * x for w, x in zip(weights, values[a], strict=False))
+                 / (sum(weights[:len(values[a])]) or 1.0) for a in cands}
+        total = sum(weights) or 1.0
         # ties go to the rule of thumb, then to the order of the legal list
-        choice = max(alive, key=lambda a: (means[a], a == best))
-        self.last_stats = {"samples": n, "rollouts": used, "candidates": len(cands),
+        choice = max(alive, key=lambda a: (means[a], a == best)) if weights else best
+        self.last_stats = {"samples": len(weights), "rollouts": used, "candidates": len(cands),
                            "alive": len(alive), "means": means, "stop": stop,
+                           "ess": total ** 2 / (sum(w * w for w in weights) or 1.0),
                            "seconds": time.perf_counter() - start}
         return choice
 
-    def _rollout(self, m, seat: int, action: str, family: str, rng: random.Random) -> float:
+    def _rollout(self, m, seat: int, action: str, family: str, value, rng: random.Random) -> float:
         rows0 = len(m.scoresheet())
         roles0 = len(m.role_table())
         m.apply_unchecked(seat, action)
@@ -144,51 +184,54 @@ class SearchBot(Bot):
             if v["rows"] > rows0:
                 break
             m.apply_unchecked(s, policy.choose(v, rng))
-        return evaluate(m, seat, family, rows0, roles0)
+        return value(m, seat, family, rows0, roles0)
 
 
-def evaluate(m, seat: int, family: str, rows0: int, roles0: int) -> float:
-    """The seat's result of the deal that was being played (see the module doc)."""
-    if family != "korol":
-        rows = m.scoresheet()
-        if len(rows) > rows0:
-            return float(rows[rows0]["scores"][seat])
-        return 0.0
-    roles = m.role_table()
-    if len(roles) > roles0:
-        return float(TITLE_POINTS.get(roles[roles0]["titles"][seat], 0))
-    v = m.view(seat)
-    new = v.get("new_titles") or []
-    if seat < len(new) and new[seat]:
-        return float(TITLE_POINTS.get(new[seat], 0))
-    # round still open: rank the untitled players by tally for the titles left
-    left = sorted((TITLE_POINTS[t] for t in TITLE_POINTS
-                   if t not in [x for x in new if x]), reverse=True)
-    tallies = v.get("tallies") or [0] * m.seats
-    open_seats = [s for s in range(m.seats) if not (s < len(new) and new[s])]
-    open_seats.sort(key=lambda s: -tallies[s])
-    ahead = sum(1 for s in open_seats if tallies[s] > tallies[seat])
-    level = sum(1 for s in open_seats if tallies[s] == tallies[seat])
-    pts = left[ahead:ahead + level] or [0]
-    mean = sum(tallies[s] for s in open_seats) / max(1, len(open_seats))
-    return sum(pts) / len(pts) + 0.1 * (tallies[seat] - mean)
+class ExpertBot(SearchBot):
+    """The strong bot with ``EXPERT_TIME`` times its budget, more candidates and a
+    stricter early stop: ``ms`` / ``iterations`` are the strong bot's budget (the
+    server's ``bot_think_ms``), multiplied here."""
+
+    level = "expert"
+
+    def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
+                 max_candidates: int = EXPERT_CANDIDATES, strict: bool = False,
+                 inference: bool = True, value: str = "match", z: float = 2.5,
+                 min_rounds: int = 6) -> None:
+        super().__init__(seed, iterations=None if iterations is None else iterations * EXPERT_TIME,
+                         ms=None if ms is None else ms * EXPERT_TIME,
+                         max_candidates=max_candidates, strict=strict, inference=inference,
+                         value=value, z=z, min_rounds=min_rounds)
 
 
-def _prune(alive: list[str], values: dict[str, list[float]], min_samples: int = 4,
-           z: float = 2.0) -> list[str]:
-    """Drop the candidates that are clearly worse than the leader on the same samples."""
-    n = len(values[alive[0]])
-    if n < min_samples:
+def _prune(alive: list[str], values: dict[str, list[float]], weights: list[float],
+           min_rounds: int = 4, z: float = 2.0) -> list[str]:
+    """Drop the candidates clearly worse than the leader on the same (weighted) samples."""
+    n = len(weights)
+    if n < min_rounds:
         return alive
-    lead = max(alive, key=lambda a: sum(values[a]))
+    total = sum(weights)
+    if total <= 0:
+        return alive
+    ess = total * total / sum(w * w for w in weights)
+    if ess < min_rounds:  # a few heavy samples are not yet evidence
+        return alive
+
+    def wmean(xs: list[float]) -> float:
+        return sum(w * x for w, x in zip(weights, xs, strict=False)) / total
+
+    lead = max(alive, key=lambda a: wmean(values[a]))
     keep = []
     for a in alive:
         if a == lead:
             keep.append(a)
             continue
         diffs = [x - y for x, y in zip(values[a], values[lead], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean + z * (var / n) ** 0.5 >= 0 and not (var == 0 and mean < 0):
+        mean = wmean(diffs)
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        se = math.sqrt(var / max(ess - 1, 1.0))
+        if var == 0 and (mean < 0 or n >= 2 * min_rounds):
+            continue  # worse on every sample, or the same on every sample (no matter which)
+        if mean + z * se >= 0:
             keep.append(a)
     return keep

@@ -192,7 +192,7 @@ export function titleName(title, variant) {
   return t('titles.' + title);
 }
 
-export const BOT_LEVELS = ['random', 'basic', 'strong'];
+export const BOT_LEVELS = ['random', 'basic', 'strong', 'expert'];
 
 // 'Bot (basic)' in the reader's language.
 export function botName(level) {

@@ -581,7 +581,7 @@ function botControls(s, ctx) {
   const chosen = ctx.draft.levels[s.seat] || 'basic';
   const level = h('select', { class: 'bot-level', 'data-role': 'bot-level', 'data-seat': s.seat, 'aria-label': t('bot_level'),
     onchange: (e) => { ctx.draft.levels[s.seat] = e.currentTarget.value; } },
-  BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === chosen, text: t('bot_levels.' + lv) })));
+  BOT_LEVELS.map((lv) => h('option', { value: lv, selected: lv === chosen, text: t('bot_levels.' + lv), title: t('bot_about.' + lv) })));
   return h('span', { class: 'add-bot' }, level,
     h('button', { type: 'button', class: 'btn small', 'data-role': 'add-bot', 'data-seat': s.seat,
       onclick: (e) => ctx.addBot(s.seat, e.currentTarget.parentElement.querySelector('select').value) }, t('add_bot')));

@@ -1,0 +1,104 @@
+"""What a play-out is worth to a seat: the deal's points, or the match's.
+
+The search bots play a sample to the end of the deal and ask one of two
+questions of it:
+
+* :func:`deal_points` — the seat's own result of that deal (Тысяча and Кинг:
+  its score in the deal's row; Король / Król: the R-4 points of the title the
+  deal brought it, or the one its tally ranks it for while the round is open).
+  This was the only value before issue 36; ``value="deal"`` keeps it.
+* :func:`match_value` — its chance of winning the match, estimated from the
+  public match position after the deal: every seat's total (Тысяча: barrel
+  and bolt fines are in the totals already; Король / Król: the R-4 standings
+  plus the titles of the round being played), how far the match still runs
+  (Тысяча: the points the leader still needs to the goal; Кинг: the deals
+  left; Король: the rounds left) and how much one deal moves a total.  The
+  chance is a softmax of the totals with a temperature that grows with the
+  square root of what is left to play: early on a point gained against the
+  others counts as one point, near the end the lead is what counts.  A
+  finished match is worth 1 to its winner (shared by a tie) and 0 to the
+  rest.  Both read only the sample, a full copy the bot made for itself
+  (``determinize``), never the real match.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..variants.korol_play import POINTS as TITLE_POINTS  # rule R-4
+
+#: How much one deal moves a seat's total (a rough standard deviation) and how
+#: many points a leader gains in a deal, per family: the scale of the softmax.
+DEAL_SPREAD = {"thousand": 70.0, "king": 8.0, "korol": 1.3}
+LEADER_PACE = 55.0  # Тысяча: points the leader gains in an average deal
+
+
+def deal_points(m, seat: int, family: str, rows0: int, roles0: int) -> float:
+    """The seat's result of the deal that was being played (see the module doc)."""
+    if family != "korol":
+        rows = m.scoresheet()
+        if len(rows) > rows0:
+            return float(rows[rows0]["scores"][seat])
+        return 0.0
+    roles = m.role_table()
+    if len(roles) > roles0:
+        return float(TITLE_POINTS.get(roles[roles0]["titles"][seat], 0))
+    return _round_titles(m.view(seat), m.seats)[seat]
+
+
+def _round_titles(v: dict, seats: int) -> list[float]:
+    """Король / Król with the round still open: the R-4 points each seat's title
+    is worth, the untitled ranked by tally for the titles left (a tie shares)."""
+    new = v.get("new_titles") or []
+    tallies = v.get("tallies") or [0] * seats
+    taken = [t for t in new if t]
+    left = sorted((TITLE_POINTS[t] for t in TITLE_POINTS if t not in taken), reverse=True)
+    open_seats = [s for s in range(seats) if not (s < len(new) and new[s])]
+    mean = sum(tallies[s] for s in open_seats) / max(1, len(open_seats))
+    out = []
+    for s in range(seats):
+        if s < len(new) and new[s]:
+            out.append(float(TITLE_POINTS.get(new[s], 0)))
+            continue
+        ahead = sum(1 for o in open_seats if tallies[o] > tallies[s])
+        level = sum(1 for o in open_seats if tallies[o] == tallies[s])
+        pts = left[ahead:ahead + level] or [0]
+        out.append(sum(pts) / len(pts) + 0.1 * (tallies[s] - mean))
+    return out
+
+
+def match_value(m, seat: int, family: str, rows0: int, roles0: int) -> float:
+    """The seat's chance of winning the match, estimated (see the module doc)."""
+    if m.is_over():
+        winners = (m.result() or {}).get("winners") or []
+        return 1.0 / len(winners) if seat in winners else 0.0
+    v = m.view(seat)
+    totals, left = position(v, family, m.seats, len(m.role_table()) > roles0)
+    return win_chance(totals, seat, DEAL_SPREAD[family] * math.sqrt(left + 1.0))
+
+
+def position(v: dict, family: str, seats: int, round_closed: bool = True) -> tuple[list[float], float]:
+    """The public match position of a view: each seat's total for the match's
+    ranking, and about how many deals (Король: rounds) are left to play."""
+    if family == "korol":
+        totals = [float(x) for x in v.get("standings") or [0] * seats]
+        rounds_left = max(0, (v.get("rounds") or 1) - (v.get("round") or 0) - 1)
+        if not round_closed:  # the titles of the round being played, as they stand
+            titles = _round_titles(v, seats)
+            totals = [t + x for t, x in zip(totals, titles, strict=True)]
+            return totals, float(rounds_left)
+        return totals, float(rounds_left + 1)
+    totals = [float(x) for x in v.get("totals") or [0] * seats]
+    if family == "king":
+        rows = len(v.get("scoresheet") or ())
+        return totals, float(max(0, (v.get("deals_total") or rows) - rows))
+    goal = v.get("goal") or (v.get("options") or {}).get("goal") or 1000
+    return totals, max(0.0, goal - max(totals)) / LEADER_PACE
+
+
+def win_chance(totals: list[float], seat: int, temperature: float) -> float:
+    """A softmax of the totals: higher is better (Кинг's penalties are negative)."""
+    t = max(temperature, 1e-6)
+    top = max(totals)
+    weights = [math.exp((x - top) / t) for x in totals]
+    return weights[seat] / sum(weights)

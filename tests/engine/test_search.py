@@ -1,0 +1,153 @@
+"""The search bots of issue 36: one sample per round shared by every candidate,
+samples weighted by the others' calls, play-outs valued for the match, the
+expert level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import find_variant
+from engine.bots import ExpertBot, SearchBot, make_bot
+from engine.bots.heuristic_thousand import estimate
+from engine.bots.inference import Reader, calls
+from engine.bots.search import EXPERT_TIME
+from engine.bots.value import match_value, position, win_chance
+
+
+def _basic_until(variant_id: str, seed: int, stop, seats: int = 3, limit: int = 400):
+    """Basic bots play from ``seed`` until ``stop(match, seat)``; the match and the seat."""
+    match = find_variant(variant_id).new_match(seats, seed=seed)
+    bots = [make_bot("basic", s, strict=True) for s in range(seats)]
+    for _ in range(limit):
+        seat = match.to_act()[0]
+        if stop(match, seat):
+            return match, seat
+        match.apply(seat, bots[seat].act(match, seat))
+    raise AssertionError("the position was not reached")
+
+
+def _raised_to_120(match, seat) -> bool:
+    v = match.view(seat)
+    return v["phase"] == "bidding" and any(w == "bid" and a >= 120 for _, w, a in calls(v))
+
+
+# -- one sample per round -----------------------------------------------------------
+
+
+def test_every_candidate_is_judged_on_the_same_samples_drawn_once_a_round():
+    match, seat = _basic_until("king-classic", 3, lambda m, s: m.view(s)["phase"] == "play"
+                               and len(m.legal_actions(s)) >= 3, seats=4)
+    drawn = []
+
+    def determinize(rng):
+        drawn.append(1)
+        return match.determinize(seat, rng)
+
+    bot = SearchBot(5, iterations=60, ms=None, strict=True)
+    action = bot.choose(match.view(seat), None, determinize)
+    st = bot.last_stats
+    assert action in match.legal_actions(seat)
+    assert len(drawn) == st["samples"]  # one determinization a round, not one per candidate
+    assert st["rollouts"] >= st["samples"] * st["alive"]
+    assert st["rollouts"] <= 60  # card play: the budget as given
+
+
+def test_search_without_a_clock_depends_on_the_seed_only():
+    match, seat = _basic_until("thousand-1001", 2, _raised_to_120)
+    picks = {SearchBot(9, iterations=30, ms=None, strict=True).act(match, seat) for _ in range(2)}
+    assert len(picks) == 1
+
+
+# -- inference ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant_id", ["thousand-1001", "thousand-ru"])
+def test_a_raise_to_120_makes_strong_hands_likelier_T8_T9(variant_id):
+    """'He bid 120': weighted by the others' calls, the samples give the bidder a
+    stronger hand (by the basic bot's own estimate) than the plain samples do."""
+    match, seat = _basic_until(variant_id, 1, _raised_to_120)
+    view = match.view(seat)
+    bidder = [s for s, w, _ in calls(view) if w == "bid"][-1]
+    reader = Reader(view, "thousand")
+    assert reader.active
+    rng = random.Random(4)
+    weights, strength = [], []
+    for _ in range(120):
+        sample = match.determinize(seat, rng)
+        weights.append(reader.weight(sample))
+        strength.append(estimate(sample.bot_view(bidder)["hand"], 10))
+    plain = sum(strength) / len(strength)
+    read = sum(w * x for w, x in zip(weights, strength, strict=True)) / sum(weights)
+    assert read > plain + 20
+    assert all(0 < w <= 1 for w in weights)
+
+
+def test_nothing_is_read_where_no_call_was_made():
+    match = find_variant("king-classic").new_match(4, seed=1)
+    reader = Reader(match.view(match.to_act()[0]), "king")
+    assert not reader.active and reader.weight(match) == 1.0
+
+
+def test_the_weights_read_only_the_seats_own_view_C5():
+    """Two matches the seat cannot tell apart give the same weights (the reader
+    reads the view and the sample, never the real hands)."""
+    match, seat = _basic_until("thousand-ru", 1, _raised_to_120)
+    view = match.view(seat)
+    twin = match.determinize(seat, random.Random(8))  # other hidden cards, same view
+    assert twin.view(seat)["log"] == view["log"]
+    a, b = Reader(view, "thousand"), Reader(twin.view(seat), "thousand")
+    sample = match.determinize(seat, random.Random(2))
+    assert a.weight(sample) == b.weight(sample)
+
+
+# -- the match's value --------------------------------------------------------------
+
+
+def test_win_chance_rewards_the_lead_and_sharpens_near_the_end_T29():
+    early = win_chance([300.0, 200.0, 200.0], 0, 300.0)
+    late = win_chance([300.0, 200.0, 200.0], 0, 60.0)
+    assert 1 / 3 < early < late < 1
+    assert win_chance([0.0, 0.0, 0.0], 1, 50.0) == pytest.approx(1 / 3)
+
+
+def test_position_reads_goal_deals_and_titles_from_the_view_T29_K14_R4():
+    thousand = find_variant("thousand-1001").new_match(3, seed=1, options={"goal": 500})
+    totals, left = position(thousand.view(0), "thousand", 3)
+    assert totals == [0.0, 0.0, 0.0] and left == pytest.approx(500 / 55)
+    king = find_variant("king-classic").new_match(4, seed=1)
+    assert position(king.view(0), "king", 4)[1] == king.view(0)["deals_total"]
+    korol = find_variant("korol-ru").new_match(4, seed=1, options={"reigns": 1})
+    totals, left = position(korol.view(0), "korol", 4)
+    assert totals == [0.0] * 4 and left >= 1
+
+
+def test_a_finished_match_is_worth_one_to_its_winner():
+    match = find_variant("thousand-1001").new_match(3, seed=5, options={"goal": 100})
+    bots = [make_bot("basic", s) for s in range(3)]
+    while not match.is_over():
+        s = match.to_act()[0]
+        match.apply(s, bots[s].act(match, s))
+    winners = match.result()["winners"]
+    for s in range(3):
+        want = 1 / len(winners) if s in winners else 0.0
+        assert match_value(match, s, "thousand", 0, 0) == want
+
+
+# -- levels -------------------------------------------------------------------------
+
+
+def test_expert_thinks_longer_over_more_candidates():
+    expert = make_bot("expert", 1, ms=200)
+    strong = make_bot("strong", 1, ms=200)
+    assert isinstance(expert, ExpertBot) and expert.level == "expert"
+    assert expert.ms == EXPERT_TIME * strong.ms
+    assert expert.max_candidates > strong.max_candidates
+    fixed = make_bot("expert", 1, iterations=10, ms=None)
+    assert fixed.iterations == 10 * EXPERT_TIME and fixed.ms is None
+
+
+def test_a_search_needs_a_known_value():
+    with pytest.raises(ValueError, match="unknown value"):
+        SearchBot(1, iterations=5, ms=None, value="points")
