@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg  # noqa: E402
-from sqlalchemy import event, insert  # noqa: E402
+from sqlalchemy import insert  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from app.config import Settings  # noqa: E402
@@ -39,6 +39,7 @@ from app.db import models as m  # noqa: E402
 from app.db import ratings as rsql  # noqa: E402
 from app.db import store  # noqa: E402
 from app.main import create_app  # noqa: E402
+from bench.explain import explain  # noqa: E402
 
 
 def seed(db, members: int, matches: int, rooms: int) -> tuple[int, str, list[int]]:
@@ -121,22 +122,11 @@ def seed_others(db, clubs: int, members: list[int], matches: int) -> None:
             s.execute(insert(m.MatchPlayer), seats)
 
 
-def explain(db, client, route: str, headers: dict) -> None:
+def explain_route(db, client, route: str, headers: dict) -> None:
     """EXPLAIN ANALYZE of every statement of one request of ``route``."""
-    seen: list[tuple[str, object]] = []
-
-    def grab(conn, cursor, statement, params, context, executemany):
-        if statement.lstrip().upper().startswith("SELECT"):
-            seen.append((statement, params))
-    event.listen(db.engine, "before_cursor_execute", grab)
-    assert client.get(route, headers=headers).status_code == 200
-    event.remove(db.engine, "before_cursor_execute", grab)
-    print(f"\n-- {route}: {len(seen)} statements")
-    for statement, params in seen:
-        with db.engine.connect() as c:
-            plan = c.exec_driver_sql("EXPLAIN (ANALYZE, BUFFERS) " + statement, params).scalars().all()
-        print("   " + " ".join(statement.split())[:200])
-        print("\n".join("     " + line for line in plan))
+    def work() -> None:
+        assert client.get(route, headers=headers).status_code == 200
+    explain(db.engine, route, work)
 
 
 def main() -> None:
@@ -195,7 +185,7 @@ def main() -> None:
                 p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
                 print(f"{route:48} {statistics.median(times):7.2f} {p99:7.2f} {times[-1]:7.2f} {cpu:7.2f}")
             print(f"load average after the timings: {os.getloadavg()}")
-            explain(db, client, f"/api/clubs/{club}", headers)
+            explain_route(db, client, f"/api/clubs/{club}", headers)
         app.state.db.dispose()
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -42,6 +42,7 @@ from app.config import Settings  # noqa: E402
 from app.db import models as m  # noqa: E402
 from app.db import ratings as sql  # noqa: E402
 from app.main import create_app  # noqa: E402
+from bench.explain import explain as explain_work  # noqa: E402
 
 FAMILIES = [("thousand", "thousand-1000"), ("king", "king-classic"), ("korol", "korol-ru")]
 
@@ -198,23 +199,11 @@ def explain(db, me: int, deep: str) -> None:
         f"match_list (keyset, before={deep})": lambda c: sql.match_list(c, me, 20, before=deep),
         "match_list (offset 8000, older clients)": lambda c: sql.match_list(c, me, 20, 8000),
     }
-    from sqlalchemy import event
-
     for name, run in queries.items():
-        seen: list[tuple[str, object]] = []
-
-        def grab(conn, cursor, statement, params, context, executemany, seen=seen):
-            seen.append((statement, params))
-        event.listen(db.engine, "before_cursor_execute", grab)
-        with db.engine.connect() as c:
-            run(c)
-        event.remove(db.engine, "before_cursor_execute", grab)
-        print(f"\n-- {name}")
-        for statement, params in seen:
+        def work(run=run) -> None:
             with db.engine.connect() as c:
-                plan = c.exec_driver_sql("EXPLAIN (ANALYZE, BUFFERS) " + statement, params).scalars().all()
-            print("   " + " ".join(statement.split())[:160])
-            print("\n".join("     " + line for line in plan))
+                run(c)
+        explain_work(db.engine, name, work, width=160)
 
 
 def main() -> None:
