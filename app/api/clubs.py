@@ -287,7 +287,7 @@ async def create_club(body: ClubCreate, player: PlayerDep, clubs: ClubsDep) -> d
     return await clubs.create(player, body.model_dump())
 
 
-@router.get("", response_model=list[ListedClub])
+@router.get("", response_model=list[ListedClub], responses=responses())
 async def listed_clubs(clubs: ClubsDep,
                        q: str | None = Query(None, max_length=80, description="a part of the name, any case"),
                        limit: int = Query(20, ge=1, le=50), offset: int = Query(0, ge=0, le=10_000)) -> list[dict]:

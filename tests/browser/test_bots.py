@@ -72,7 +72,7 @@ def test_bot_names_in_russian_and_polish(server, new_page):
     host.locator("#lang").select_option("pl")
     host.locator(".seat-row[data-seat='1'] .bot-name", has_text="Zbyszek").wait_for()
     options = host.locator(".seat-row[data-seat='2'] [data-role=bot-level] option").all_inner_texts()
-    assert options == ["losowy", "podstawowy", "mocny"]
+    assert options == ["losowy", "podstawowy", "mocny", "ekspert"]
     assert not host.errors, host.errors
 
 
