@@ -29,6 +29,7 @@ def export_text(data: dict) -> str:
     lines = [f"Kozyr match {data['id']} — {data['variant']} — room {data['room']}, match #{data['number']}",
              "Players: " + ", ".join(f"{n}: {names[n]}" for n in sorted(names)),
              "Options: " + ", ".join(f"{k}={v}" for k, v in data["options"].items()),
+             *([f"Preset: {data['preset']}"] if data.get("preset") else []),
              f"Status: {data['status']} (started {data['created_at']}"
              + (f", finished {data['finished_at']})" if data.get("finished_at") else ")")]
     if data.get("result"):
@@ -112,7 +113,8 @@ def _columns(rows: list[dict], skip: tuple[str, ...], seats: int) -> list[tuple[
 def scoresheet_csv_text(detail: dict) -> str:
     """The scoresheet as CSV, a row per finished deal: deal, dealer, each seat's score and
     total, then the variant's own columns (contract, declarer, bid, ...; per-seat lists
-    as a column per seat); then, where the family has one, a blank line and the role
+    as a column per seat) — after a row ``preset, <name>`` and a blank line when the
+    room was opened from a club's preset; then, where the family has one, a blank line and the role
     table, a row per round: each seat's title and tricks (and any further columns)."""
     names = [_cell(x["name"]) for x in detail["seats"]]
     n = len(names)
@@ -136,6 +138,9 @@ def scoresheet_csv_text(detail: dict) -> str:
                     cells.append(_cell(row.get(k)))
             w.writerow(cells)
 
+    if detail.get("preset"):  # a club's house rules by name (issue 37): a row of its own first
+        w.writerow(["preset", _cell(detail["preset"])])
+        w.writerow([])
     table(detail["scoresheet"], ("deal", "dealer"), {"scores": "score", "totals": "total"})
     if detail["role_table"]:
         w.writerow([])

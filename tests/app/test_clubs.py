@@ -278,6 +278,9 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     assert summary["preset"] == "Наша"
     assert c.get(f"/api/matches/{match_id}").json()["preset"] == "Наша"
     assert c.get(f"/api/matches/{match_id}/export.json").json()["preset"] == "Наша"
+    assert "\nPreset: Наша\n" in c.get(f"/api/matches/{match_id}/export.txt").text
+    sheet = c.get(f"/api/matches/{match_id}/scoresheet.csv").text.splitlines()
+    assert sheet[:3] == ["preset,Наша", "", sheet[2]] and sheet[2].startswith("deal,dealer,")
 
     # the CSV says what the table says
     r = c.get(f"/api/clubs/{cid}/seasons/{season['id']}/table.csv", headers=auth(people[3]))
