@@ -19,6 +19,7 @@ So ``raw = cards + skill`` for each, and the skills add up to 0 over the roster.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -165,7 +166,7 @@ class Duplicates:
             matches = [x for _, _, x in rows if x is not None]
             sheets = dsql.score_rows(s, [x.id for x in matches])
             n = dup.seat_count
-            out_tables = []
+            out_tables: list[dict[str, Any]] = []
             for t, room, match in rows:
                 seated = {x[0]: (x[1], x[2]) for x in store.seats_of(s, room)}
                 out_tables.append({
@@ -179,8 +180,8 @@ class Duplicates:
             first = out_tables[0]["seats"] if out_tables else []
             roster = [{"position": x["position"], "player": x["player"], "name": x["name"]}
                       for x in sorted(first, key=lambda x: x["position"])]
-            started = all(match is not None for _, _, match in rows)
-            result = compare(n, [sheets[match.id] for _, _, match in rows] if started else [])
+            started = len(matches) == len(rows)
+            result = compare(n, [sheets[x.id] for x in matches] if started else [])
             names = {x["position"]: x["name"] for x in roster}
             for row in result["standings"]:
                 row["name"] = names.get(row["position"])

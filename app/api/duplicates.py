@@ -18,12 +18,13 @@ from ..db.errors import (
     TooManyBots,
     TooManyRooms,
     UnknownDeal,
+    UnknownLevel,
     UnknownMatch,
 )
 from ..errors import responses
 from .deps import AUTH, ClubsDep, DuplicatesDep, PlayerDep
 from .rooms import with_invite, with_preset
-from .schemas import BOT_LEVELS, MAX_COUNT, MAX_ID, MatchKey, RoomCreate, RoomPublic
+from .schemas import BOT_LEVELS, MAX_COUNT, MAX_ID, MatchKey, RoomCreate, RoomPublic, enum
 
 router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 replay_router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -32,14 +33,14 @@ routers = (router, replay_router)
 ClubId = Annotated[int, Path(ge=1, le=MAX_ID, description="a club's id")]
 DuplicateId = Annotated[int, Path(ge=1, le=MAX_ID, description="a duplicate's id")]
 SEEN = (*AUTH, UnknownClub)
-Level = Literal[tuple(BOT_LEVELS)]  # type: ignore[valid-type]
 
 
 class RosterEntry(BaseModel):
     """One place of the roster: a member of the club, or a bot of a level."""
 
     player: StrictInt | None = Field(None, ge=1, le=MAX_ID, description="a member's player id")
-    bot: Level | None = Field(None, description="a bot level (GET /api/bots)")
+    bot: str | None = Field(None, max_length=16, description="a bot level (GET /api/bots; 422 unknown_level)",
+                            json_schema_extra=enum(BOT_LEVELS))
 
     @model_validator(mode="after")
     def one_of(self) -> RosterEntry:
@@ -126,15 +127,15 @@ class ReplayDeal(BaseModel):
 
 @router.post("/{club_id}/duplicates", status_code=201, response_model=DuplicatePublic,
              responses=responses(*SEEN, NotMember, UnknownPreset, BadDuplicate, BadOptions, BadVariant,
-                                 BotsDisabled, TooManyBots, TooManyRooms, body=True))
+                                 BotsDisabled, TooManyBots, TooManyRooms, UnknownLevel, body=True))
 async def create_duplicate(club_id: ClubId, body: DuplicateCreate, player: PlayerDep, clubs: ClubsDep,
                            duplicates: DuplicatesDep) -> dict:
     """A duplicate match: ``tables`` rooms of the preset's rules seated from the roster, every
     match started at once with one seed and the per-deal seed mode."""
     await duplicates.check_member(player, club_id)  # a private club stays unknown to outsiders
-    room, preset = await with_preset(RoomCreate(preset=body.preset), player, clubs)
+    room, preset = await with_preset(RoomCreate.model_validate({"preset": body.preset}), player, clubs)
     assert preset is not None
-    roster = [(x.player, x.bot) for x in body.players]
+    roster: list[tuple[int | None, str | None]] = [(x.player, x.bot) for x in body.players]
     return await duplicates.create(player, club_id, preset, room.model_dump(), body.tables, roster)
 
 

@@ -446,11 +446,11 @@ class RoomService:
         room = self._new_room(s, host_id, take_seat=False, **rules)
         room.deal_seeds = deal_seeds
         for seat_no, person, level in seating:
-            if level is None:
-                store.take_seat(s, room, seat_no, person)
-            else:
+            if level is not None:
                 self._check_level(level)
                 self._seat_bot(s, room, seat_no, level)
+            elif person is not None:
+                store.take_seat(s, room, seat_no, person)
         s.flush()
         return room
 

@@ -26,7 +26,7 @@ export const duplicatesApi = {
 // `page`: the club page's {data, id, ctx} (clubs.js); members only.
 export function duplicatesPanel({ data, id, ctx }) {
   if (!(data.me && data.me.status === 'active')) return null;
-  const list = h('ul', { class: 'club-duplicates', 'data-role': 'duplicate-list' }, h('li', { class: 'muted', text: t('loading') }));
+  const list = h('ul', { class: 'club-rooms club-duplicates', 'data-role': 'duplicate-list' }, h('li', { class: 'muted', text: t('loading') }));
   duplicatesApi.list(id).then((rows) => {
     clear(list).append(...(rows.length ? rows.map((d) => h('li', { class: 'club-room', 'data-duplicate': d.id },
       h('div', { class: 'club-room-what' }, h('b', { text: d.preset }), h('span', { class: 'muted', text: ` · ${gameName(d.variant)}` }),
@@ -106,7 +106,7 @@ export async function renderDuplicate(root, club, id, ctx) {
           h('div', { class: 'muted small', text: x.seats.map((s) => `${s.seat + 1}: ${s.name || '—'}`).join(' · ') }),
           h('div', { class: 'muted small', text: `${t('dup.status_' + (x.status === 'playing' ? 'playing' : 'finished'))} · ${t('dup.deals_done', { n: x.deals_finished })}` })),
         h('div', { class: 'dup-links' }, ctx.link(x.invite_path, t('join'), `btn${x.status === 'playing' ? ' primary' : ''}`),
-          x.match ? ctx.link(`/#/match/${x.match}`, t('history'), 'btn ghost small') : null))))),
+          x.match ? ctx.link(`/#/match/${x.match}`, t('history'), 'btn ghost') : null))))),
     h('section', { class: 'panel', 'data-role': 'duplicate-standings' }, h('h2', { text: t('dup.standings') }),
       h('p', { class: 'muted small', text: t('dup.standings_about', { n: d.compared }) }),
       h('div', { class: 'table-scroll' }, h('table', { class: 'grid dup-standings' },
@@ -120,7 +120,7 @@ export async function renderDuplicate(root, club, id, ctx) {
         h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('dup.deal') }), h('th', { scope: 'col', text: t('dup.hand') }),
           ...d.table_list.map((x) => h('th', { scope: 'col', text: t('dup.table_n', { n: x.table + 1 }) })), h('th', { scope: 'col', text: t('dup.average') }))),
         h('tbody', null, d.deals.flatMap((deal) => deal.hands.map((hand, i) => h('tr', { 'data-deal': deal.deal, 'data-seat': hand.seat },
-          i === 0 ? h('th', { scope: 'row', rowspan: deal.hands.length, text: String(deal.deal) }) : null,
+          h('th', { scope: 'row', text: i === 0 ? String(deal.deal) : '' }),
           h('td', { text: t('dup.hand_n', { n: hand.seat + 1 }) }),
           ...hand.scores.map((score, tb) => h('td', null, h('b', { text: fmt(score) }), h('div', { class: 'muted small', text: name(hand.held_by[tb]) }))),
           h('td', { text: fmt(hand.average) }))))))) : h('p', { class: 'muted', text: t('dup.no_deals') }))));

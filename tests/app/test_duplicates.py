@@ -87,7 +87,7 @@ def test_two_tables_standings_add_up_deals_hidden_until_both_passed_and_replay_t
                                                                     {"bot": "basic"}]},
                    headers=auth(owner)), 422, "invalid_request")
     refused(c.post(url, json={"preset": preset["id"], "players": [{"bot": "genius"}, {"bot": "basic"}]},
-                   headers=auth(owner)), 422, "invalid_request")
+                   headers=auth(owner)), 422, "unknown_level")
     refused(c.post(url, json={"preset": preset["id"], "players": roster}, headers=auth(outsider)),
             404, "unknown_club")
     other = make_club(c, outsider)["club"]["id"]

@@ -144,8 +144,8 @@ def test_duplicate_pages_screenshots(server, new_page, screenshots, dup_scene, l
     page.locator("[data-role=duplicate-standings] tbody tr").first.wait_for()
     shot(page, "page")
     page.goto(f"{server}/#/match/{s['dup']['table_list'][0]['match']}")
+    page.locator(".replay-hand").first.wait_for()  # the deal's positions are drawn
     button = page.locator("[data-role=replay-deal]")
-    button.wait_for()
     button.scroll_into_view_if_needed()
     shot(page, "history-replay-deal", full=False)
     assert all(ok for _, ok in shots), shots
