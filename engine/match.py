@@ -370,9 +370,12 @@ class Match:
         self._check_seat(seat)
         twin = self.copy()
         # Future deals must not be the real ones: the copy gets its own chance.
-        twin.rng = random.Random(rng.getrandbits(64))
-        twin._deal_key = rng.getrandbits(64)  # per-deal mode: later deals unknown alike
-        twin._rng_deal = twin.deal_no  # and a redeal of this deal draws from twin.rng
+        bits = rng.getrandbits(64)
+        twin.rng = random.Random(bits)
+        # The per-deal mode: later deals from a key of the copy's own (``rng`` is drawn
+        # from as before), and a redeal of this deal from twin.rng.
+        twin._deal_key = bits
+        twin._rng_deal = twin.deal_no
         twin._presets_left = []
         twin._legal_seat = _STALE
         twin._redeal_hidden(seat, rng)
