@@ -18,6 +18,7 @@ from .config import Settings, static_root
 from .db.migrate import upgrade
 from .db.session import Database
 from .directory import PlayerDirectory
+from .duplicates import Duplicates
 from .gcpace import GcPacer, freeze_startup
 from .hashing import Hashing
 from .metrics import Metrics
@@ -78,6 +79,8 @@ class Server:
         self.history = History(db, live, self.replays)  # matches, exports (history.py)
         self.pages = PlayerPages(db)  # the player page and calls to new rooms (app/pages.py)
         self.clubs = Clubs(db)  # clubs: members, presets, seasons (app/clubs.py)
+        # a club's duplicate matches and "replay this deal" (app/duplicates.py)
+        self.duplicates = Duplicates(db, self.rooms, self.play, self.clubs, self.history)
         # argon2 on threads of its own, not the database's worker threads (app/hashing.py)
         self.hashing = Hashing(settings.hash_threads, settings.passphrase_time_cost, settings.passphrase_memory_kib)
         self.sign_ins = SignIns(settings, db, self.hashing, self.players, hub, peers)  # sign-in, devices

@@ -58,7 +58,7 @@ class VariantInfo(Protocol):
 
     def new_match(self, seats: int, *, seed: int, options: dict | None = None,
                   first_dealer: int | None = None,
-                  preset_deals: Sequence[dict] | None = None) -> Match: ...
+                  preset_deals: Sequence[dict] | None = None, deal_seeds: bool = False) -> Match: ...
 
 
 _MUTABLE = (list, dict, set)
@@ -135,7 +135,7 @@ class Match:
         return dict(cls.strength)
 
     def __init__(self, variant: VariantInfo, seats: int, seed: int, options: dict,
-                 first_dealer: int | None, preset_deals: list[dict]) -> None:
+                 first_dealer: int | None, preset_deals: list[dict], deal_seeds: bool = False) -> None:
         self.variant = variant
         self.seats = seats
         self.seed = seed
@@ -144,6 +144,12 @@ class Match:
         self.preset_deals = preset_deals
         self._presets_left = list(preset_deals)
         self.rng = random.Random(seed)  # rule C-3: every shuffle and draw from the seed
+        # The per-deal seed mode (duplicate matches; see _next_cards): the shuffles of
+        # deal k come from a generator of (deal key, k) alone.  The key is the seed; a
+        # determinized copy gets a key of its own (its future deals are not the real ones).
+        self.deal_seeds = deal_seeds
+        self._deal_key = seed
+        self._rng_deal = 0  # the deal whose generator ``rng`` is (per-deal mode)
         self.actions: list[tuple[int, str]] = []
         self.log: list[LogEntry] = []
         self.deal_no = 0
@@ -364,7 +370,12 @@ class Match:
         self._check_seat(seat)
         twin = self.copy()
         # Future deals must not be the real ones: the copy gets its own chance.
-        twin.rng = random.Random(rng.getrandbits(64))
+        bits = rng.getrandbits(64)
+        twin.rng = random.Random(bits)
+        # The per-deal mode: later deals from a key of the copy's own (``rng`` is drawn
+        # from as before), and a redeal of this deal from twin.rng.
+        twin._deal_key = bits
+        twin._rng_deal = twin.deal_no
         twin._presets_left = []
         twin._legal_seat = _STALE
         twin._redeal_hidden(seat, rng)
@@ -523,7 +534,7 @@ class Match:
         """A new match from the same seed, options, first dealer, presets and totals."""
         twin = self.variant.new_match(self.seats, seed=self.seed, options=self.options,
                                       first_dealer=self.first_dealer_arg,
-                                      preset_deals=self.preset_deals)
+                                      preset_deals=self.preset_deals, deal_seeds=self.deal_seeds)
         if any(self.start_totals):
             twin.start_from_totals(self.start_totals)
         return twin
@@ -555,9 +566,22 @@ class Match:
         return sorted(cards, key=order.__getitem__)
 
     def _next_cards(self) -> tuple[dict | None, list[str]]:
-        """The next preset deal (checked by the family), else a seeded shuffle."""
+        """The next preset deal (checked by the family), else a seeded shuffle.
+
+        Rule C-3.  By default every shuffle comes from the match's one generator,
+        so a redeal shifts every later deal.  In the per-deal seed mode
+        (``new_match(..., deal_seeds=True)``) deal number k (``deal_no``: 1, 2, ...
+        the deal's row in the scoresheet; a redeal or a voided deal keeps its
+        number) is shuffled by ``random.Random(f"{seed}:{k}")``, made when deal k
+        is first shuffled; a redeal of deal k takes that generator's next shuffle.
+        Two matches of one seed in this mode deal the same cards as deal k's r-th
+        shuffle whatever happened before.  The first dealer is drawn from
+        ``random.Random(seed)`` in both modes."""
         if self._presets_left:
             return self._presets_left.pop(0), []
+        if self.deal_seeds and self._rng_deal != self.deal_no:
+            self.rng = random.Random(f"{self._deal_key}:{self.deal_no}")
+            self._rng_deal = self.deal_no
         deck = list(self.deck)
         shuffle(self.rng, deck)
         return None, deck

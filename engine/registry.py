@@ -64,7 +64,9 @@ class Variant:
 
     def new_match(self, seats: int, *, seed: int, options: dict | None = None,
                   first_dealer: int | None = None,
-                  preset_deals: Sequence[dict] | None = None) -> Match:
+                  preset_deals: Sequence[dict] | None = None, deal_seeds: bool = False) -> Match:
+        """A new match (ENGINE_API.md); ``deal_seeds``: the per-deal seed mode (rule C-3,
+        ``Match._next_cards``), an engine setting, not a house rule: the rules are the same."""
         if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seat_counts:
             raise ValueError(f"{self.id} is played by {' or '.join(map(str, self.seat_counts))} "
                              f"players, not {seats!r}")
@@ -79,7 +81,9 @@ class Variant:
         for i, p in enumerate(presets):
             if not isinstance(p, dict) or not isinstance(p.get("hands"), (list, tuple)):
                 raise ValueError(f"preset deal {i}: expected a dict with 'hands' and 'rest'")
-        return self.match_class(self, seats, seed, opts, first_dealer, presets)
+        if not isinstance(deal_seeds, bool):
+            raise ValueError(f"deal_seeds must be True or False, got {deal_seeds!r}")
+        return self.match_class(self, seats, seed, opts, first_dealer, presets, deal_seeds)
 
 
 _REGISTRY: dict[str, Variant] = {}

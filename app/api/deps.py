@@ -13,6 +13,7 @@ from ..config import Settings
 from ..db.clubs import NotMember, PresetFixesRules, UnknownPreset
 from ..db.errors import BadToken, RateLimited, UnknownRoom
 from ..directory import KnownPlayer, PlayerDirectory
+from ..duplicates import Duplicates
 from ..pages import PlayerPages
 from ..rooms.deadlines import Deadlines
 from ..rooms.history import History
@@ -67,6 +68,13 @@ PagesDep = Annotated[PlayerPages, Depends(get_pages)]
 SignInsDep = Annotated[SignIns, Depends(get_sign_ins)]
 DeadlinesDep = Annotated[Deadlines, Depends(get_deadlines)]
 ClubsDep = Annotated[Clubs, Depends(get_clubs)]
+
+
+def get_duplicates(request: Request) -> Duplicates:
+    return request.app.state.duplicates
+
+
+DuplicatesDep = Annotated[Duplicates, Depends(get_duplicates)]
 
 
 # The token's two headers, declared as OpenAPI security schemes (either one will do).

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ..clubs import Clubs
 from ..db.errors import (
     BadOptions,
     BadVariant,
@@ -25,6 +26,7 @@ from ..db.errors import (
     UnknownSeat,
 )
 from ..errors import responses
+from ..rooms.service import Caller
 from .deps import (
     AUTH,
     PRESET,
@@ -63,19 +65,26 @@ def with_invite(room: dict, request: Request) -> dict:
     return room
 
 
+async def with_preset(body: RoomCreate, player: Caller, clubs: Clubs) -> tuple[RoomCreate, dict | None]:
+    """The room form with its club preset's rules and room defaults (fields given in ``body``
+    overriding the defaults), and the preset (None: ``body`` names none)."""
+    if body.preset is None:
+        return body, None
+    preset = await clubs.preset_for_room(player, body.preset, body.variant, body.options)
+    try:  # a preset stored before a room field's bounds changed is refused, not a 500
+        body = RoomCreate.model_validate({**preset["room"], **body.model_dump(exclude_unset=True),
+                                          "variant": preset["variant"], "options": preset["options"]})
+    except ValidationError as e:
+        raise BadOptions(f"the preset's room defaults no longer fit: {e.errors()[0]['msg']}") from None
+    return body, preset
+
+
 @router.post("", response_model=RoomPublic, status_code=201,
              responses=responses(*AUTH, BadVariant, BadOptions, CoachRated, TooManyRooms, *PRESET, body=True))
 async def create_room(body: RoomCreate, player: PlayerDep, rooms: RoomsDep, clubs: ClubsDep,
                       request: Request) -> dict:
     """A new room; with ``preset``, a club's room with the preset's rules and defaults."""
-    preset = None
-    if body.preset is not None:  # the preset's rules and room defaults, fields given overriding them
-        preset = await clubs.preset_for_room(player, body.preset, body.variant, body.options)
-        try:  # a preset stored before a room field's bounds changed is refused, not a 500
-            body = RoomCreate.model_validate({**preset["room"], **body.model_dump(exclude_unset=True),
-                                              "variant": preset["variant"], "options": preset["options"]})
-        except ValidationError as e:
-            raise BadOptions(f"the preset's room defaults no longer fit: {e.errors()[0]['msg']}") from None
+    body, preset = await with_preset(body, player, clubs)
     if body.variant is None:
         raise BadVariant("give a variant (GET /api/variants) or a club preset")
     room = await rooms.create_room(player, body.variant, body.options, body.seats, body.take_seat,

@@ -94,6 +94,11 @@ class Room(Base):
     preset_id: Mapped[int | None] = mapped_column(
         ForeignKey("club_presets.id", name="fk_rooms_preset", ondelete="SET NULL"), nullable=True)
     preset_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    # Its matches deal with the engine's per-deal seed mode (a duplicate's table; rule C-3;
+    # migration 0024), and "replay this deal": {"preset_deals", "first_dealer"} of its
+    # first match.
+    deal_seeds: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    replay_deal: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class Seat(Base):
@@ -126,6 +131,8 @@ class Match(Base):
     preset_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     # The coach was on in its room during the match (migration 0021): it counts in no club season.
     coached: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The engine's per-deal seed mode (rule C-3; migration 0024): app/rooms/live.py new_engine.
+    deal_seeds: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MatchPlayer(Base):
@@ -413,3 +420,31 @@ class SeasonRating(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     matches: Mapped[int] = mapped_column(Integer)
+
+
+# -- duplicate matches (issue 37 item 5; app/duplicates.py; migration 0024) ---------------------
+
+
+class Duplicate(Base):
+    """One seed played at several tables (``DuplicateTable``, rooms of the club) with the
+    per-deal seed mode, the players rotated from table to table."""
+
+    __tablename__ = "duplicates"
+    __table_args__ = (Index("ix_duplicates_club", "club_id", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    preset_name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(64))
+    seat_count: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class DuplicateTable(Base):
+    """Table ``table_no`` (0, 1, ...) of a duplicate: its room, whose first match is the table's."""
+
+    __tablename__ = "duplicate_tables"
+    duplicate_id: Mapped[int] = mapped_column(ForeignKey("duplicates.id"), primary_key=True)
+    table_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), unique=True)

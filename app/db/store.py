@@ -368,7 +368,10 @@ def create_match(s: Session, room: m.Room, seed: int, first_dealer: int | None =
     seats = seats_of(s, room)
     number = (s.scalar(select(func.count()).select_from(m.Match).where(m.Match.room_id == room.id))
               or 0) + 1
-    match = m.Match(id=new_code(), room_id=room.id, number=number, variant=room.variant,
+    if number == 1 and room.replay_deal is not None and preset_deals is None:
+        # "replay this deal" (app/duplicates.py): the room's first match starts with it
+        first_dealer, preset_deals = room.replay_deal["first_dealer"], room.replay_deal["preset_deals"]
+    match = m.Match(deal_seeds=room.deal_seeds, id=new_code(), room_id=room.id, number=number, variant=room.variant,
                     options=room.options, seat_count=room.seat_count, seed=seed,
                     first_dealer=first_dealer, preset_deals=preset_deals, status="playing", version=0,
                     club_id=room.club_id, preset_name=room.preset_name, coached=room.coach)

@@ -16,8 +16,8 @@ so a decision usually replays nothing.  The answer is only a proposal: the bot
 runner submits it through ``MatchLoop.submit`` at the version it asked about, where
 the engine checks it and a stale one (the match moved on) is dropped.
 
-This module imports only the engine and the standard library at the top: it is what
-every worker process imports."""
+This module imports only the engine, the standard library and engines.py (which imports
+only the engine) at the top: it is what every worker process imports."""
 
 from __future__ import annotations
 
@@ -31,9 +31,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine import find_variant
 from engine.bots import make_bot
 from engine.bots.coach import advise
+
+from .engines import new_engine
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine import Match
@@ -66,12 +67,14 @@ class Ask:
     level: str
     bot_seed: int
     ms: float
+    deal_seeds: bool = False  # the per-deal seed mode (engines.py)
 
 
 def ask_for(live: LiveMatch, seat: int, level: str, bot_seed: int, ms: float) -> Ask:
     """(Under live.lock.)  The request for ``seat``'s next action in ``live`` now."""
     return Ask(live.id, live.variant_id, live.seat_count, live.seed, live.options, live.first_dealer,
-               live.preset_deals, list(live.engine.actions), seat, level, bot_seed, ms)
+               live.preset_deals, list(live.engine.actions), seat, level, bot_seed, ms,
+               deal_seeds=live.deal_seeds)
 
 
 # -- in a worker process ---------------------------------------------------------------
@@ -84,9 +87,9 @@ def _replayed(ask: Ask) -> Match:
     match = _kept.pop(ask.match_id, None)
     done = 0 if match is None else len(match.actions)
     if match is None or done > len(ask.actions) or match.actions != ask.actions[:done]:
-        match = find_variant(ask.variant).new_match(ask.seats, seed=ask.seed, options=ask.options,
-                                                    first_dealer=ask.first_dealer,
-                                                    preset_deals=ask.preset_deals)
+        match = new_engine(ask.variant, ask.seats, seed=ask.seed, options=ask.options,
+                           first_dealer=ask.first_dealer, preset_deals=ask.preset_deals,
+                           deal_seeds=ask.deal_seeds)
         done = 0  # a take-back, or a match this worker has not seen
     for seat, action in ask.actions[done:]:
         match.apply(seat, action)

@@ -2,12 +2,15 @@
 deal, exports, and the players' own records (worker threads; SQL in app/db/store.py).
 
 Rule C-5: a finished deal is public; the seed and the full action log (which
-holds face-down cards) are shown only once the whole match is over."""
+holds face-down cards) are shown only once the whole match is over.  A duplicate's
+table (app/duplicates.py) shows a deal only once every table has finished it, and its
+seed and log once every table's match is over (``dsql.gate``)."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from ..db import duplicates as dsql
 from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
@@ -118,41 +121,68 @@ class History:
             store.set_muted(s, player_id, store.room_by_code(s, code).id, muted)
 
     def _load(self, match_id: str):
+        """The match's summary, row, engine match (replayed) and gate (a duplicate's table)."""
         with self.db.read() as s:
             row = store.match_row(s, match_id)
             info = self.summary(s, row)
             actions = store.actions_of(s, row.id)
             info["version"] = len(actions)
+            gate = dsql.gate(s, row)
         # A separate engine object: the live match is never touched outside its lock.
         match = self.replays.get(row, actions)
-        info["takebacks"] = takebacks(actions, info["seats"], match.history(), finished=row.status in OVER)
-        return info, row, match
+        marks = takebacks(actions, info["seats"], match.history(), finished=row.status in OVER)
+        info["takebacks"] = [t for t in marks if gate.shown is None
+                             or (t["deal"] is not None and t["deal"] <= gate.shown)]
+        return info, row, match, gate
+
+    @staticmethod
+    def _shown(match, gate: dsql.Gate) -> dict:
+        """The scoresheet, role table and finished deals as far as ``gate`` shows them."""
+        def upto(rows: list[dict]) -> list[dict]:
+            return rows if gate.shown is None else [r for r in rows if r["deal"] <= gate.shown]
+        return {"scoresheet": upto(match.scoresheet()), "role_table": match.role_table(),
+                "deals": upto(match.history())}
 
     def detail(self, match_id: str) -> dict:
-        info, row, match = self._load(match_id)
-        finished = row.status in OVER
+        info, row, match, gate = self._load(match_id)
+        public = row.status in OVER and gate.all_over
         if match.is_over():  # the engine's own result (its places by the family's tie rules)
             info["result"] = match.result()
         return {**info,
-                "seed": row.seed if finished else None,
-                "first_dealer": row.first_dealer if finished else None,
-                "scoresheet": match.scoresheet(), "role_table": match.role_table(),
-                "deals": match.history()}
+                "seed": row.seed if public else None,
+                "first_dealer": row.first_dealer if public else None,
+                **self._shown(match, gate)}
 
     def positions(self, match_id: str, deal: int) -> dict:
-        """The engine's ``deal_positions(deal)`` of a finished deal (public, rule C-5)."""
-        _, _, match = self._load(match_id)
+        """The engine's ``deal_positions(deal)`` of a finished deal (public, rule C-5; a
+        duplicate's deal once every table has finished it: DealHidden before)."""
+        _, _, match, gate = self._load(match_id)
         if not any(h["deal"] == deal for h in match.history()):
             raise UnknownDeal(f"deal {deal} of match {match_id!r} is not finished")
+        if gate.shown is not None and deal > gate.shown:
+            raise dsql.DealHidden(f"deal {deal} is a duplicate's deal that another table has not finished")
         return match.deal_positions(deal)
 
+    def finished_deal(self, match_id: str, deal: int) -> tuple[m.Match, dict]:
+        """A deal of a match that is over, to be dealt again ("replay this deal"): the match's
+        row and the deal's history entry.  MatchNotOver while the match (or another table
+        of its duplicate) is still played; UnknownDeal for a deal it did not finish."""
+        _, row, match, gate = self._load(match_id)
+        if row.status not in OVER or not gate.all_over:
+            raise dsql.MatchNotOver("a deal is dealt again only once its match is over "
+                                    "(every table's, for a duplicate)")
+        entry = next((h for h in match.history() if h["deal"] == deal), None)
+        if entry is None:
+            raise UnknownDeal(f"deal {deal} of match {match_id!r} is not a finished deal")
+        return row, entry
+
     def export(self, match_id: str) -> dict:
-        info, row, match = self._load(match_id)
+        info, row, match, gate = self._load(match_id)
         out = {"format": EXPORT_FORMAT, **info, "seat_count": row.seat_count}
-        if row.status in OVER:
+        if row.status in OVER and gate.all_over:
             out.update(seed=row.seed, first_dealer=row.first_dealer, preset_deals=row.preset_deals,
                        actions=[list(a) for a in match.actions])
-        out.update(scoresheet=match.scoresheet(), role_table=match.role_table(), deals=match.history())
+        out.update(self._shown(match, gate))
         return out
 
     def stats(self, player_id: int) -> dict:

@@ -26,13 +26,14 @@ from typing import Any, NamedTuple
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from engine import AgainstTheRules, NotYourTurn, find_variant
+from engine import AgainstTheRules, NotYourTurn
 from engine.match import Match as EngineMatch
 
 from ..db import models as m
 from ..db import store
 from ..db.errors import UnknownMatch
 from ..db.session import Database
+from .engines import new_engine
 from .hub import dumps, fragment
 
 log = logging.getLogger("kozyr.match")
@@ -233,6 +234,7 @@ class LiveMatch:
         self.options = row.options
         self.first_dealer = row.first_dealer
         self.preset_deals = row.preset_deals
+        self.deal_seeds = bool(row.deal_seeds)
         self.lock = asyncio.Lock()
         self.engine: EngineMatch = self._new_engine()
         self.log: list[LoggedAction] = []  # every entry of the action log, take-backs too
@@ -259,9 +261,9 @@ class LiveMatch:
     # -- building -------------------------------------------------------------
 
     def _new_engine(self) -> EngineMatch:
-        return find_variant(self.variant_id).new_match(
-            self.seat_count, seed=self.seed, options=self.options,
-            first_dealer=self.first_dealer, preset_deals=self.preset_deals)
+        return new_engine(self.variant_id, self.seat_count, seed=self.seed, options=self.options,
+                          first_dealer=self.first_dealer, preset_deals=self.preset_deals,
+                          deal_seeds=self.deal_seeds)
 
     @property
     def version(self) -> int:

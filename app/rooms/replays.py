@@ -14,8 +14,7 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from engine import find_variant
-
+from .engines import new_engine
 from .live import played_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,9 +58,9 @@ class ReplayCache:
                 busy.set()
 
     def _replay(self, row: m.Match, actions: list) -> Match:
-        match = find_variant(row.variant).new_match(
-            row.seat_count, seed=row.seed, options=row.options, first_dealer=row.first_dealer,
-            preset_deals=row.preset_deals)
+        match = new_engine(row.variant, row.seat_count, seed=row.seed, options=row.options,
+                           first_dealer=row.first_dealer, preset_deals=row.preset_deals,
+                           deal_seeds=row.deal_seeds)
         for a in played_log(actions):  # take-backs skipped (app/rooms/live.py)
             match.apply(a.seat, a.action)
         self.made += 1

@@ -375,23 +375,31 @@ class RoomService:
         one transaction.  The new room and the ids of the people called."""
         old = await self.snapshot(code)
         match = old["match"]
+        return await self.call_to_new_room(old, match["id"] if match else None, player,
+                                           "only a player of this room's last match calls its people to a new room")
 
+    async def call_to_new_room(self, old: dict, match_id: str | None, player: Caller, refusal: str,
+                               replay_deal: dict | None = None) -> tuple[dict, list[int]]:
+        """A new room like the room ``old`` (its state) hosted by ``player``, who must have
+        played its match ``match_id`` (NotInMatch with ``refusal`` otherwise): he takes his
+        seat, the bots theirs, every other person of that match is called; ``replay_deal``:
+        the deal its first match starts with (app/duplicates.py).  The new room and the ids
+        of the people called."""
         def write() -> tuple[dict, list[int]]:
             with self.db.write() as s:
-                played = store.match_seats(s, match["id"]) if match else []
+                played = store.match_seats(s, match_id) if match_id else []
                 mine = next((x["seat"] for x in played if x["player"] == player.id), None)
                 if mine is None:
-                    raise NotInMatch("only a player of this room's last match calls its people to a new room")
+                    raise NotInMatch(refusal)
                 room = self._new_room(s, player.id, old["variant"], old["options"], old["seat_count"], False,
                                       old["takeover_seconds"] or 0, old.get("rated", False),
                                       old.get("takeback"), old.get("abandoned", "ignored"),
                                       store.pace_of(old), preset_of(old), old.get("coach", False))
+                room.replay_deal = replay_deal
                 store.take_seat(s, room, mine, player.id)
                 for x in played:
                     if x["bot_key"]:
-                        level = x["bot_key"].rsplit("-", 1)[0]
-                        self._check_level(level)
-                        self._seat_bot(s, room, x["seat"], level)
+                        self._seat_bot(s, room, x["seat"], self._level_of(x["bot_key"]))
                 people = [x["player"] for x in played if not x["bot_key"] and x["player"] != player.id]
                 sql.add_calls(s, room.id, player.id, people)
                 s.flush()
@@ -422,6 +430,29 @@ class RoomService:
                 raise NotYourSeat(f"seat {seat_no} is not yours")
             store.free_seat(s, room, seat_no)
         return await self.changed(await self._write(code, work))
+
+    def _level_of(self, bot_key: str) -> str:
+        """The level of a bot's key ("basic-2"), checked (bots on, a known level)."""
+        level = bot_key.rsplit("-", 1)[0]
+        self._check_level(level)
+        return level
+
+    def open_seated(self, s: Session, host_id: int, rules: dict, seating: list[tuple[int, int | None, str | None]],
+                    *, deal_seeds: bool = False) -> m.Room:
+        """(In a write transaction.)  A new room of ``host_id`` (``rules``: ``_new_room``'s
+        arguments by name, no ``take_seat``), every seat taken at once, in the order of
+        ``seating``: (seat, a person's id, None) or (seat, None, a bot level); ``deal_seeds``:
+        its matches use the per-deal seed mode (a duplicate's table)."""
+        room = self._new_room(s, host_id, take_seat=False, **rules)
+        room.deal_seeds = deal_seeds
+        for seat_no, person, level in seating:
+            if level is not None:
+                self._check_level(level)
+                self._seat_bot(s, room, seat_no, level)
+            elif person is not None:
+                store.take_seat(s, room, seat_no, person)
+        s.flush()
+        return room
 
     def _check_level(self, level: str) -> None:
         if not self.settings.bots_enabled:

@@ -8,6 +8,7 @@ import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel, variantsOnce } from './lobby.js';
 import { renderClubs, renderClub, renderClubJoin, clubsPanel } from './clubs.js';
+import { renderDuplicate } from './club_duplicates.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -441,6 +442,8 @@ function route() {
   if (/^#\/clubs\/?$/.test(location.hash)) return { name: 'clubs' };
   m = /^#\/club\/(\d+)\/?$/.exec(location.hash);
   if (m) return { name: 'club', id: Number(m[1]) };
+  m = /^#\/club\/(\d+)\/duplicate\/(\d+)\/?$/.exec(location.hash);  // club_duplicates.js
+  if (m) return { name: 'duplicate', club: Number(m[1]), id: Number(m[2]) };
   m = /^\/club\/join\/([\w-]+)\/?$/.exec(location.pathname);  // a club's invite link (clubs.js)
   if (m && !location.hash) return { name: 'club-join', token: m[1] };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
@@ -481,6 +484,8 @@ function render() {
     renderClubs(main, { link, navigate });
   } else if (r.name === 'club') {
     renderClub(main, r.id, { link, navigate });
+  } else if (r.name === 'duplicate') {
+    renderDuplicate(main, r.club, r.id, { link, navigate });
   } else if (r.name === 'club-join') {
     renderClubJoin(main, r.token, { link, navigate });
   } else {

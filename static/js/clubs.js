@@ -10,6 +10,7 @@ import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { gameName, seatName } from './names.js';
 import { nameForm, roomForm, shareLinkEl, differsEl, paceText, variantsOnce } from './lobby.js';
+import { duplicatesPanel } from './club_duplicates.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 const DEFAULT_COLOUR = '#3a6ea5';
@@ -212,7 +213,7 @@ export async function renderClub(root, id, ctx) {
   const page = { data, invites, variants, id, ctx, redraw };
   const y = window.scrollY;
   clear(root).append(h('div', { class: 'club-page', 'data-club': id },
-    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), matchesPanel(page),
+    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), duplicatesPanel(page), matchesPanel(page),
     membersPanel(page), adminPanel(page)));
   window.scrollTo(0, y);
 }

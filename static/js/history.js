@@ -6,7 +6,8 @@
 import { holdFocus } from './dialog.js';
 import { h, clear, append } from './dom.js';
 import { t, has, onLang, listOf, dateTime, SUIT_SYMBOL } from './i18n.js';
-import { api } from './api.js';
+import { api, me } from './api.js';
+import { replayDealEl } from './club_duplicates.js';
 import { cardEl, suitEl } from './cards.js';
 import { actionLabel } from './actions.js';
 import { scoresEl } from './scores.js';
@@ -228,6 +229,13 @@ class Replay {
     }));
   }
 
+  // "Replay this deal" for a player of a match that is over (club_duplicates.js).
+  againEl() {
+    const d = this.detail;
+    const mine = me() && d.seats.some((x) => x.player === me().id);
+    return mine && ['finished', 'abandoned'].includes(d.status) ? replayDealEl(d, this.deal.deal) : null;
+  }
+
   draw() {
     const box = this.root;
     clear(box);
@@ -251,7 +259,7 @@ class Replay {
         'aria-pressed': String(!!this.timer), onclick: () => this.toggleAuto() }, this.timer ? `❚❚ ${t('replay_ui.pause')}` : `▶ ${t('replay_ui.auto')}`),
       h('button', { type: 'button', class: 'btn ghost', 'data-role': 'next-deal', disabled: this.di >= this.deals.length - 1,
         onclick: () => this.toDeal(this.di + 1) }, t('next_deal')));
-    append(box, [h('h2', null, t('replay'), ' — ', t('deal_n', { n: this.deal.deal })), nav]);
+    append(box, [h('h2', null, t('replay'), ' — ', t('deal_n', { n: this.deal.deal })), nav, this.againEl()]);
     if (p.error) {
       box.append(h('p', { class: 'muted', 'data-role': 'no-positions', text: t('replay_ui.no_positions') }));
       return;
