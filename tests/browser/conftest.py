@@ -54,7 +54,7 @@ def start_server(tmp: Path, port: int, **extra_env: str):
                              "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     log.close()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a busy machine (make test runs two streams) starts it slowly
     while True:
         try:
             with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
