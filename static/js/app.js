@@ -7,7 +7,7 @@ import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from '.
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel, variantsOnce } from './lobby.js';
-import { renderClubs, renderClub, renderClubJoin, clubsPanel } from './clubs.js';
+import { renderClubs, renderClub, renderClubJoin, clubsPanel, renderTournament } from './clubs.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -441,6 +441,8 @@ function route() {
   if (/^#\/clubs\/?$/.test(location.hash)) return { name: 'clubs' };
   m = /^#\/club\/(\d+)\/?$/.exec(location.hash);
   if (m) return { name: 'club', id: Number(m[1]) };
+  m = /^#\/club\/(\d+)\/tournament\/(\d+)\/?$/.exec(location.hash);  // a club tournament (club_tournaments.js)
+  if (m) return { name: 'club-tournament', id: Number(m[1]), tournament: Number(m[2]) };
   m = /^\/club\/join\/([\w-]+)\/?$/.exec(location.pathname);  // a club's invite link (clubs.js)
   if (m && !location.hash) return { name: 'club-join', token: m[1] };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
@@ -481,6 +483,8 @@ function render() {
     renderClubs(main, { link, navigate });
   } else if (r.name === 'club') {
     renderClub(main, r.id, { link, navigate });
+  } else if (r.name === 'club-tournament') {
+    renderTournament(main, r.id, r.tournament, { link, navigate });
   } else if (r.name === 'club-join') {
     renderClubJoin(main, r.token, { link, navigate });
   } else {
