@@ -194,7 +194,9 @@ function standingsPanel(x, club, id) {
       h('tbody', null, x.standings.map((r) => h('tr', { 'data-player': r.player },
         h('td', { text: String(r.rank) }),
         h('td', null, h('a', { href: `#/player/${r.player}`, text: r.name }),
-          r.byes ? h('div', { class: 'muted small', text: t('tournaments.byes_n', { n: r.byes }) }) : null),
+          r.byes ? h('div', { class: 'muted small', text: t('tournaments.byes_n', { n: r.byes }) }) : null,
+          // the phone shows the tie-break and wins here, not in their columns
+          h('div', { class: 'tb-line muted', text: `${cols[4]}: ${swiss ? fmt(r.buchholz) : r.head_to_head} · ${cols[5]}: ${r.wins}` })),
         h('td', { 'data-role': 'points', text: fmt(r.points) }),
         h('td', { 'data-role': 'matches', text: String(r.matches) }),
         h('td', { text: swiss ? fmt(r.buchholz) : String(r.head_to_head) }),
