@@ -168,6 +168,39 @@ def test_a_four_player_round_robin_of_two_rounds_played_by_bots(tclient):
     assert {m["id"] for m in page["recent_matches"]} >= {x["tables"][0]["match"] for x in rounds}
 
 
+def test_a_swiss_of_five_gives_byes_to_the_lowest_ranked_and_scores_them(tclient):
+    c = tclient
+    people = [new_player(c) for _ in range(5)]
+    owner = people[0]
+    cid = club_with(c, owner, people[1:])
+    pid = preset(c, cid, owner)
+    base = f"/api/clubs/{cid}/tournaments"
+    t = c.post(base, json={"name": "Швейцарка", "preset": pid, "format": "swiss", "rounds": 2,
+                           "entrants": [p["id"] for p in people]}, headers=auth(owner)).json()
+    t = c.post(f"{base}/{t['id']}/start", headers=auth(owner)).json()
+    order = [e["player"] for e in t["entrants"]]  # the entrants' order, shuffled by the seed
+    assert sorted(order) == sorted(p["id"] for p in people)
+    # round 1: everyone on 0 points, so the last in the order sits out
+    assert [b["player"] for b in t["schedule"][0]["byes"]] == [order[-1]]
+    t = wait_for(c, f"{base}/{t['id']}", owner, lambda x: x["status"] == "finished", seconds=30)
+    assert t["status"] == "finished", t
+    first, second = t["schedule"]
+    [bye1], [bye2] = first["byes"], second["byes"]
+    assert bye2["player"] != bye1["player"]  # no second bye before everyone has had one
+    # round 2's bye: the lowest-ranked of those without one after round 1
+    placed = {s["player"]: s["points"] for s in first["tables"][0]["seats"]}
+    lowest = min(placed.values())
+    assert placed[bye2["player"]] == lowest
+    by = {r["player"]: r for r in t["standings"]}
+    for p in (bye1["player"], bye2["player"]):
+        assert by[p]["byes"] == 1 and by[p]["matches"] == 1
+    points = [3, 1, 0, 0]
+    for r in t["standings"]:
+        won = sum(points[s["place"] - 1] for rnd in (first, second) for s in rnd["tables"][0]["seats"]
+                  if s["player"] == r["player"])
+        assert r["points"] == won + 3 * r["byes"]
+
+
 def test_standings_tie_breaks_and_byes():
     """Points; head-to-head (round robin) or Buchholz (Swiss); wins; average place; a bye
     scores 1st place's points."""
@@ -186,3 +219,4 @@ def test_standings_tie_breaks_and_byes():
     sb = {r["player"]: r for r in swiss}
     assert sb[2]["buchholz"] == by[1]["points"] + by[3]["points"]
     assert [r["rank"] for r in swiss][0] == 1
+
