@@ -182,7 +182,7 @@ class Tournaments:
         if sql.entrant(s, row.id, pid) is not None:
             return
         if len(sql.entrants(s, row.id)) >= MAX_ENTRANTS:
-            raise sql.BadTournament(f"a tournament has at most {MAX_ENTRANTS} entrants")
+            raise sql.TournamentFull(f"a tournament has at most {MAX_ENTRANTS} entrants")
         s.add(m.TournamentEntrant(tournament_id=row.id, player_id=pid, joined_at=m.utcnow()))
         s.flush()
 

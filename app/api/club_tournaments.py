@@ -14,6 +14,7 @@ from ..db.errors import BadName
 from ..db.tournaments import (
     BadTournament,
     SignUpClosed,
+    TournamentFull,
     TournamentOver,
     TournamentStarted,
     TournamentTooSmall,
@@ -133,7 +134,7 @@ async def tournament(club_id: ClubId, tournament_id: TournamentId, player: Playe
 
 
 @router.post("/{club_id}/tournaments/{tournament_id}/entrants", response_model=TournamentPublic,
-             responses=responses(*CHANGE, SignUpClosed, UnknownMember, BadTournament, body=True))
+             responses=responses(*CHANGE, SignUpClosed, UnknownMember, TournamentFull, body=True))
 async def add_entrant(club_id: ClubId, tournament_id: TournamentId, body: EntrantBody, player: PlayerDep,
                       t: TournamentsDep) -> dict:
     """Enter a member (an admin), or oneself where the tournament lets members sign up."""

@@ -34,6 +34,10 @@ class TournamentTooSmall(Clash):
     code = "tournament_too_small"
 
 
+class TournamentFull(Clash):
+    code = "tournament_full"
+
+
 class SignUpClosed(NotAllowed):
     """Members sign themselves up only to a tournament that lets them (``sign_up``)."""
 
