@@ -15,6 +15,7 @@ import pytest
 
 from .conftest import LAPTOP, PHONE
 from .helpers import call, no_sideways_overflow, registered
+from .test_accessibility import small_targets
 
 VARIANT = "korol-ru"  # 4 seats; with 0 reigns a crowning deal and the match is over
 
@@ -110,7 +111,7 @@ def test_a_four_player_round_robin_of_two_rounds_with_bots(server, new_page):
     phone.locator("[data-role=standings-table] tbody tr").first.wait_for()
     assert phone.locator("[data-role=standings-table] tbody tr").count() == 4
     assert phone.locator("[data-role=start-tournament]").count() == 0  # no admin's buttons for a member
-    assert no_sideways_overflow(phone)
+    assert no_sideways_overflow(phone) and small_targets(phone, 44) == []
     assert not page.errors and not phone.errors, (page.errors, phone.errors)
 
 
