@@ -160,7 +160,7 @@ class Tournaments:
     async def listing(self, player, club_id: int) -> list[dict]:
         def work(s: Session) -> list[dict]:
             self.clubs._visible(s, club_id, player.id)
-            return [sql.brief(r, len(sql.entrants(s, r.id))) for r in sql.club_tournaments_of(s, club_id)]
+            return [sql.brief(r, sql.entrant_count(s, r.id)) for r in sql.club_tournaments_of(s, club_id)]
         return await self.clubs._read(work)
 
     async def get(self, player, club_id: int, tournament_id: int) -> dict:
@@ -181,7 +181,7 @@ class Tournaments:
             raise csql.UnknownMember(f"player {pid} is not an active member of this club")
         if sql.entrant(s, row.id, pid) is not None:
             return
-        if len(sql.entrants(s, row.id)) >= MAX_ENTRANTS:
+        if sql.entrant_count(s, row.id) >= MAX_ENTRANTS:
             raise sql.TournamentFull(f"a tournament has at most {MAX_ENTRANTS} entrants")
         s.add(m.TournamentEntrant(tournament_id=row.id, player_id=pid, joined_at=m.utcnow()))
         s.flush()

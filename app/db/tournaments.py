@@ -5,7 +5,7 @@ by the tables' match ids — no second copy of a result."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from . import models as m
@@ -75,6 +75,12 @@ def entrants(s: Session, tournament_id: int) -> list[dict]:
     return [{"player": r[0], "name": r[1], "number": r[2], "joined_at": utc(r[3])} for r in ordered]
 
 
+def entrant_count(s: Session, tournament_id: int) -> int:
+    """By the primary key (tournament, player)."""
+    return int(s.scalar(select(func.count()).select_from(m.TournamentEntrant)
+                        .where(m.TournamentEntrant.tournament_id == tournament_id)) or 0)
+
+
 def entrant(s: Session, tournament_id: int, player_id: int) -> m.TournamentEntrant | None:
     return s.get(m.TournamentEntrant, (tournament_id, player_id))
 
@@ -137,4 +143,4 @@ def page_tournaments(s: Session, club_id: int, limit: int = 5) -> list[dict]:
     """The club page's tournaments: open and running ones first, then the latest ended."""
     rows = club_tournaments_of(s, club_id, limit=50)
     rows.sort(key=lambda r: r.status not in ("open", "running"))
-    return [brief(r, len(entrants(s, r.id))) for r in rows[:limit]]
+    return [brief(r, entrant_count(s, r.id)) for r in rows[:limit]]
