@@ -130,7 +130,12 @@ export async function renderTournament(root, club, id, ctx) {
     head(x, page, club, id, ctx, redraw), roundsPanel(x, club, ctx), standingsPanel(x, club, id), entrantsPanel(x, page, club, id, redraw)));
   window.scrollTo(0, y);
   if (x.status === 'running' || x.status === 'open') {  // live: drawn again while this page is shown
-    setTimeout(() => { if (root.querySelector(`[data-tournament-page="${id}"]`) && location.hash === `#/club/${club}/tournament/${id}`) redraw(); }, REFRESH_MS);
+    const later = () => {
+      if (!root.querySelector(`[data-tournament-page="${id}"]`) || location.hash !== `#/club/${club}/tournament/${id}`) return;
+      if (root.querySelector('[data-armed=true], button:disabled')) setTimeout(later, REFRESH_MS);  // a "Sure?" or a call under way
+      else redraw();
+    };
+    setTimeout(later, REFRESH_MS);
   }
 }
 
