@@ -9,7 +9,11 @@ import { h, clear } from './dom.js';
 import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { req, me } from './api.js';
 import { gameName } from './names.js';
-import { actButton, clubError } from './clubs.js';
+
+// The club page's own button and wording of refusals (clubs.js gives them: no import back).
+let actButton;
+let clubError;
+const use = (ui) => { ({ actButton, clubError } = ui); };
 
 const REFRESH_MS = 5000;
 const fmt = (x) => number(x, { maximumFractionDigits: 2 });
@@ -44,7 +48,8 @@ function factsText(x) {
 
 // --- the club page's panel ----------------------------------------------------------------------
 
-export function tournamentsPanel({ data, id, ctx }) {
+export function tournamentsPanel({ data, id, ctx }, ui) {
+  use(ui);
   if (!(data.me && data.me.status === 'active')) return null;
   const list = (data.tournaments || []).length
     ? h('ul', { class: 'club-tournaments' }, data.tournaments.map((x) => h('li', { class: 'club-tournament', 'data-tournament': x.id },
@@ -113,7 +118,8 @@ async function downloadCsv(club, id) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-export async function renderTournament(root, club, id, ctx) {
+export async function renderTournament(root, club, id, ctx, ui) {
+  use(ui);
   if (!me()) { ctx.navigate(`/#/club/${club}`); return; }
   if (!root.querySelector(`[data-tournament-page="${id}"]`)) clear(root).append(h('p', { class: 'muted', text: t('loading') }));
   let x;
@@ -124,7 +130,7 @@ export async function renderTournament(root, club, id, ctx) {
     clear(root).append(h('p', { class: 'error', text: ex.status === 404 ? t('not_found') : errorText(ex) }));
     return;
   }
-  const redraw = () => renderTournament(root, club, id, ctx);
+  const redraw = () => renderTournament(root, club, id, ctx, ui);
   const y = window.scrollY;
   clear(root).append(h('div', { class: 'tournament-page', 'data-tournament-page': id },
     head(x, page, club, id, ctx, redraw), roundsPanel(x, club, ctx), standingsPanel(x, club, id), entrantsPanel(x, page, club, id, redraw)));

@@ -10,9 +10,7 @@ import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { gameName, seatName } from './names.js';
 import { nameForm, roomForm, shareLinkEl, differsEl, paceText, variantsOnce } from './lobby.js';
-import { tournamentsPanel } from './club_tournaments.js';
-
-export { renderTournament } from './club_tournaments.js';  // #/club/ID/tournament/TID (app.js)
+import { tournamentsPanel, renderTournament as tournamentPage } from './club_tournaments.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 const DEFAULT_COLOUR = '#3a6ea5';
@@ -25,7 +23,7 @@ function emblem(club, big = false) {
 }
 
 // A refusal in words; a club's, preset's or season's name refused has its own (80 characters, not a player's 40).
-export function clubError(ex) {
+function clubError(ex) {
   return ex && ex.code === 'invalid_name' ? t('clubs.invalid_name') : errorText(ex);
 }
 
@@ -33,7 +31,7 @@ const roleText = (role) => t('clubs.roles.' + (ROLES.includes(role) ? role : 'me
 
 // A button that runs `fn` (an API call), then `done`; a refusal is said beside it.  With
 // `sure`, what cannot be undone asks first: the first tap turns the button into "Sure? …".
-export function actButton(text, role, fn, done, cls = 'btn small', sure = false) {
+function actButton(text, role, fn, done, cls = 'btn small', sure = false) {
   return h('button', { type: 'button', class: cls, 'data-role': role, text, onclick: async (e) => {
     const button = e.currentTarget;
     const status = button.parentElement.querySelector('.act-error') || button.parentElement.appendChild(h('span', { class: 'error small act-error', role: 'status' }));
@@ -53,6 +51,11 @@ export function actButton(text, role, fn, done, cls = 'btn small', sure = false)
     }
   } });
 }
+
+// A club tournament's parts use these buttons and words of refusals, given to them (they
+// import nothing from here: no import cycle).  #/club/ID/tournament/TID (app.js):
+const ui = { actButton, clubError };
+export const renderTournament = (root, club, id, ctx) => tournamentPage(root, club, id, ctx, ui);
 
 // --- My clubs ------------------------------------------------------------------------------
 
@@ -215,7 +218,7 @@ export async function renderClub(root, id, ctx) {
   const page = { data, invites, variants, id, ctx, redraw };
   const y = window.scrollY;
   clear(root).append(h('div', { class: 'club-page', 'data-club': id },
-    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), tournamentsPanel(page), matchesPanel(page),
+    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), tournamentsPanel(page, ui), matchesPanel(page),
     membersPanel(page), adminPanel(page)));
   window.scrollTo(0, y);
 }
