@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from .db import clubs as sql
 from .db import models as m
 from .db import ratings as rsql
+from .db import tournaments as tsql
 from .db.errors import BadName
 from .db.session import Database
 from .ratings import fill_season, ordinal, places
@@ -79,9 +80,10 @@ def rank_table(rows: list[dict], min_matches: int) -> list[dict]:
     return out
 
 
-def table_csv(table: list[dict]) -> str:
+def table_csv(table: list[dict], columns: list[str] = TABLE_CSV) -> str:
+    """A table as CSV (a season's; a tournament's standings with its own ``columns``)."""
     out = io.StringIO()
-    w = csv.DictWriter(out, TABLE_CSV, lineterminator="\n", extrasaction="ignore")
+    w = csv.DictWriter(out, columns, lineterminator="\n", extrasaction="ignore")
     w.writeheader()
     for r in table:  # a name a spreadsheet would take for a formula starts with '
         w.writerow({**r, "name": ("'" + r["name"]) if r["name"][:1] in "=+-@\t\r" else r["name"]})
@@ -210,6 +212,7 @@ class Clubs:
                 "season": None if current is None else self._season(s, current),
                 "past_seasons": [self._season_brief(x) for x in all_seasons if x.closed_at is not None][:10],
                 "events": [],
+                "tournaments": tsql.page_tournaments(s, club_id),
             }
         return await self._read(work)
 

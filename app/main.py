@@ -17,7 +17,20 @@ from starlette.routing import compile_path
 
 from engine import VARIANTS
 
-from .api import auth, bots, clubs, duplicates, friends, matches, players, push, rooms, variants, ws
+from .api import (
+    auth,
+    bots,
+    club_tournaments,
+    clubs,
+    duplicates,
+    friends,
+    matches,
+    players,
+    push,
+    rooms,
+    variants,
+    ws,
+)
 from .api.schemas import Health
 from .config import Settings, get_settings, static_root
 from .db.errors import DomainError, RateLimited
@@ -57,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.history, state.replays, state.pages = server.history, server.replays, server.pages
     state.clubs = server.clubs
     state.duplicates = server.duplicates
+    state.tournaments = server.tournaments  # club tournaments (app/tournaments.py)
     state.sign_ins, state.hashing = server.sign_ins, server.hashing
     state.ratings, state.metrics = server.ratings, server.metrics
     state.deadlines, state.clock = server.deadlines, server.clock
@@ -106,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     for router in duplicates.routers:
         app.include_router(router)
+    app.include_router(club_tournaments.router)
 
     @app.get("/healthz", response_model=Health, tags=["health"],
              responses={503: {"model": Health, "description": "the database does not answer"}})

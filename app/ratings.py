@@ -14,6 +14,7 @@ winners, so the seats are placed by those totals."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from anyio import to_thread
 from openskill.models import PlackettLuce
@@ -110,16 +111,23 @@ def fill_season(s: Session, season: m.Season) -> int:
 
 
 class Ratings:
+    #: told after a match's standings are written (the composition root sets it: a club
+    #: tournament's next round, app/tournaments.py Tournaments.match_ended)
+    ended: Callable[[str], Awaitable[None]] | None = None
+
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def match_over(self, match_id: str) -> None:
-        """The match ended here: its standings (and ratings) in their own transaction.
-        A failure is logged; the match and its actions are already committed."""
+        """The match ended here: its standings (and ratings) in their own transaction,
+        then ``ended``.  A failure is logged; the match and its actions are already
+        committed."""
         try:
             await to_thread.run_sync(self.record, match_id)
         except Exception:
             log.exception("match %s: standings / ratings not recorded", match_id)
+        if self.ended is not None:
+            await self.ended(match_id)
 
     def record(self, match_id: str) -> bool:
         """(A worker thread.)  Standings of a finished match, once; ratings if its room is

@@ -42,6 +42,7 @@ from .rooms.replays import ReplayCache
 from .rooms.service import RoomService
 from .rooms.takeback import Takebacks
 from .signin import SignIns
+from .tournaments import Tournaments
 
 log = logging.getLogger("kozyr.rooms")
 
@@ -81,6 +82,9 @@ class Server:
         self.clubs = Clubs(db)  # clubs: members, presets, seasons (app/clubs.py)
         # a club's duplicate matches and "replay this deal" (app/duplicates.py)
         self.duplicates = Duplicates(db, self.rooms, self.play, self.clubs, self.history)
+        # club tournaments: their rounds open as their tables' matches end (app/tournaments.py)
+        self.tournaments = Tournaments(db, self.clubs, self.rooms, self.play)
+        self.ratings.ended = self.tournaments.match_ended
         # argon2 on threads of its own, not the database's worker threads (app/hashing.py)
         self.hashing = Hashing(settings.hash_threads, settings.passphrase_time_cost, settings.passphrase_memory_kib)
         self.sign_ins = SignIns(settings, db, self.hashing, self.players, hub, peers)  # sign-in, devices
@@ -110,6 +114,7 @@ class Server:
                 await self.bots.poke(live)
             if settings.deadline_sweeper:
                 self.deadlines.start()  # what fell due while no process ran fires now
+            await self.tournaments.catch_up()  # rounds due while no process ran open now
             # matches nobody uses leave memory (loaded again from their log when needed)
             self.matches.start_sweeps(settings.match_sweep_seconds, settings.match_idle_seconds)
             if settings.redis_url:

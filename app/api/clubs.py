@@ -235,6 +235,32 @@ class SeasonPublic(SeasonBrief):
     ratings: list[SeasonRating] = Field(description="the club's own ratings in the season, per family, best first")
 
 
+class TournamentPreset(BaseModel):
+    id: int | None = Field(description="null: the preset was deleted since (the tournament keeps its copy)")
+    name: str
+
+
+class TournamentBrief(BaseModel):
+    """A club tournament (app/tournaments.py; its routes: app/api/club_tournaments.py)."""
+    id: int
+    club: int
+    name: str
+    preset: TournamentPreset
+    variant: str
+    seat_count: int = Field(description="the table size (the preset's seats)")
+    format: Literal["round_robin", "swiss"]
+    rounds: int | None = Field(description="null before a round robin's start: a whole cycle")
+    points: list[int] = Field(description="for 1st, 2nd, ... place; a bye scores 1st place's")
+    sign_up: bool = Field(description="members may enter themselves until the start")
+    status: Literal["open", "running", "finished", "ended"]
+    round: int = Field(description="the latest round opened (0 before the start)")
+    entrant_count: int
+    created_by: int
+    created_at: str | None
+    started_at: str | None
+    ended_at: str | None
+
+
 class ClubPage(BaseModel):
     club: ClubPublic
     me: MyMembership | None
@@ -247,6 +273,8 @@ class ClubPage(BaseModel):
     season: SeasonPublic | None = Field(description="the current season (started, not closed)")
     past_seasons: list[SeasonBrief]
     events: list[dict[str, Any]] = Field(description="upcoming events (none yet)")
+    tournaments: list[TournamentBrief] = Field(description="open and running tournaments first, then the latest "
+                                               "ended (5 in all)")
 
 
 class InvitePublic(BaseModel):

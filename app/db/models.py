@@ -448,3 +448,62 @@ class DuplicateTable(Base):
     duplicate_id: Mapped[int] = mapped_column(ForeignKey("duplicates.id"), primary_key=True)
     table_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), unique=True)
+class Tournament(Base):
+    """A club tournament (issue 37 item 4; app/tournaments.py): the rules copied from a
+    club preset when it was made (``variant``, ``options``, ``room``: the preset's room
+    defaults; ``seat_count`` the table size), ``format`` round_robin | swiss,
+    ``rounds``, ``points`` per place; ``status`` open (sign-up) | running | finished |
+    ended (stopped early); ``round``: the latest round opened (0 before the start)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_club", "club_id", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    preset_id: Mapped[int | None] = mapped_column(ForeignKey("club_presets.id", ondelete="SET NULL"),
+                                                  nullable=True)
+    preset_name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    room: Mapped[dict] = mapped_column(JSON)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    format: Mapped[str] = mapped_column(String(16))
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)  # null: a whole round-robin cycle
+    points: Mapped[list] = mapped_column(JSON)
+    sign_up: Mapped[bool] = mapped_column(Boolean, default=True)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentEntrant(Base):
+    """An entrant; ``number``: his place in the entrants' order the pairings start from
+    (shuffled by the tournament's seed at the start)."""
+
+    __tablename__ = "tournament_entrants"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentTable(Base):
+    """A table of a round: ``seats`` the entrants by seat; its room and the match played
+    there (found by ``ix_tournament_tables_match`` when a match ends).  A bye is a row
+    with ``bye`` true, the one entrant in ``seats`` and no room."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (Index("ix_tournament_tables_round", "tournament_id", "round", "table_no"),
+                      Index("ix_tournament_tables_match", "match_id", unique=True))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list] = mapped_column(JSON)
+    bye: Mapped[bool] = mapped_column(Boolean, default=False)
+    room_id: Mapped[int | None] = mapped_column(ForeignKey("rooms.id"), nullable=True)
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), nullable=True)

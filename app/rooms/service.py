@@ -310,12 +310,13 @@ class RoomService:
     def _new_room(self, s: Session, host_id: int, variant_id: str, options: dict | None,
                   seats: int | None, take_seat: bool, takeover_seconds: float | None,
                   rated: bool, takeback: str | None, abandoned: str, pace: dict | None = None,
-                  preset: dict | None = None, coach: bool = False) -> m.Room:
+                  preset: dict | None = None, coach: bool = False, capped: bool = True) -> m.Room:
         """(In a write transaction.)  A new room of ``host_id``; he takes seat 0 if ``take_seat``;
-        ``preset``: the club preset ({id, club, name}) the room is opened from."""
+        ``preset``: the club preset ({id, club, name}) the room is opened from; ``capped``:
+        the host's cap of open rooms applies (not to a club tournament's tables)."""
         variant, resolved, seat_count = resolve_rules(variant_id, options, seats)
         limit = self.settings.max_open_rooms
-        if limit > 0 and store.open_rooms(s, host_id) >= limit:
+        if capped and limit > 0 and store.open_rooms(s, host_id) >= limit:
             raise TooManyRooms(f"you already host {limit} open rooms; finish or leave one first")
         host = store.player_row(s, host_id)
         room = store.create_room(s, host, variant.id, resolved, seat_count, 0 if take_seat else None)
@@ -355,14 +356,24 @@ class RoomService:
                           seats: int | None, take_seat: bool, takeover_seconds: float | None = None,
                           rated: bool = False, takeback: str | None = None,
                           abandoned: str = "ignored", pace: dict | None = None,
-                          preset: dict | None = None, coach: bool = False) -> dict:
+                          preset: dict | None = None, coach: bool = False,
+                          seated: list[int] | None = None,
+                          then: Callable[[Session, m.Room], None] | None = None) -> dict:
         """A new room; the host takes seat 0 if ``take_seat``; ``pace``: its pace fields;
         ``preset``: the club preset it is opened from ({id, club, name}; app/clubs.py);
-        ``coach``: hints at the table (app/rooms/coach.py)."""
+        ``coach``: hints at the table (app/rooms/coach.py).  A club tournament's table
+        (app/tournaments.py): ``seated`` its players by seat, taken in the same
+        transaction (the host's cap of open rooms does not apply), and ``then(session,
+        room)`` run in it too (the table row gets its room)."""
         def write() -> dict:
             with self.db.write() as s:
                 room = self._new_room(s, player.id, variant_id, options, seats, take_seat,
-                                      takeover_seconds, rated, takeback, abandoned, pace, preset, coach)
+                                      takeover_seconds, rated, takeback, abandoned, pace, preset, coach,
+                                      capped=seated is None)
+                for seat_no, pid in enumerate(seated or []):
+                    store.take_seat(s, room, seat_no, pid)
+                if then is not None:
+                    then(s, room)
                 return store.room_snapshot(s, room)
         snap = await to_thread.run_sync(write)
         self.snapshots[snap["code"]] = snap

@@ -3,11 +3,8 @@ tables (rooms) with the per-deal seed mode (rule C-3, engine ``deal_seeds``); ro
 matches say whether their engine uses that mode; a room opened by "replay this deal"
 keeps the deal (its preset and first dealer) for its first match.
 
-down_revision is '0021' for now: 0022 and 0023 are being written in parallel; the
-lead re-chains this file on merge.
-
 Revision ID: 0024
-Revises: 0021
+Revises: 0023
 Create Date: 2026-12-05 03:30:00
 """
 from alembic import op
@@ -15,7 +12,7 @@ import sqlalchemy as sa
 
 
 revision = '0024'
-down_revision = '0021'
+down_revision = '0023'
 branch_labels = None
 depends_on = None
 

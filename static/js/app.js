@@ -7,8 +7,8 @@ import { t, getLang, setLang, languages, onLang, botKeyName, errorText } from '.
 import { api, me, ensurePlayer } from './api.js';
 import { RoomSocket } from './socket.js';
 import { renderHome, renderNameGate, roomLobbyEl, openInvitePanel, closeInvitePanel, variantsOnce } from './lobby.js';
-import { renderClubs, renderClub, renderClubJoin, clubsPanel } from './clubs.js';
 import { renderDuplicate } from './club_duplicates.js';
+import { renderClubs, renderClub, renderClubJoin, clubsPanel, renderTournament } from './clubs.js';
 import { Table } from './table.js';
 import { familyModule } from './families/index.js';
 import { renderHistory } from './history.js';
@@ -444,6 +444,8 @@ function route() {
   if (m) return { name: 'club', id: Number(m[1]) };
   m = /^#\/club\/(\d+)\/duplicate\/(\d+)\/?$/.exec(location.hash);  // club_duplicates.js
   if (m) return { name: 'duplicate', club: Number(m[1]), id: Number(m[2]) };
+  m = /^#\/club\/(\d+)\/tournament\/(\d+)\/?$/.exec(location.hash);  // a club tournament (club_tournaments.js)
+  if (m) return { name: 'club-tournament', id: Number(m[1]), tournament: Number(m[2]) };
   m = /^\/club\/join\/([\w-]+)\/?$/.exec(location.pathname);  // a club's invite link (clubs.js)
   if (m && !location.hash) return { name: 'club-join', token: m[1] };
   m = /^#\/player(?:\/(\d+))?\/?$/.exec(location.hash);
@@ -486,6 +488,8 @@ function render() {
     renderClub(main, r.id, { link, navigate });
   } else if (r.name === 'duplicate') {
     renderDuplicate(main, r.club, r.id, { link, navigate });
+  } else if (r.name === 'club-tournament') {
+    renderTournament(main, r.id, r.tournament, { link, navigate });
   } else if (r.name === 'club-join') {
     renderClubJoin(main, r.token, { link, navigate });
   } else {

@@ -11,6 +11,7 @@ import { api, me, ensurePlayer } from './api.js';
 import { gameName, seatName } from './names.js';
 import { nameForm, roomForm, shareLinkEl, differsEl, paceText, variantsOnce } from './lobby.js';
 import { duplicatesPanel } from './club_duplicates.js';
+import { tournamentsPanel, renderTournament as tournamentPage } from './club_tournaments.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 const DEFAULT_COLOUR = '#3a6ea5';
@@ -51,6 +52,11 @@ function actButton(text, role, fn, done, cls = 'btn small', sure = false) {
     }
   } });
 }
+
+// A club tournament's parts use these buttons and words of refusals, given to them (they
+// import nothing from here: no import cycle).  #/club/ID/tournament/TID (app.js):
+const ui = { actButton, clubError };
+export const renderTournament = (root, club, id, ctx) => tournamentPage(root, club, id, ctx, ui);
 
 // --- My clubs ------------------------------------------------------------------------------
 
@@ -213,7 +219,8 @@ export async function renderClub(root, id, ctx) {
   const page = { data, invites, variants, id, ctx, redraw };
   const y = window.scrollY;
   clear(root).append(h('div', { class: 'club-page', 'data-club': id },
-    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), duplicatesPanel(page), matchesPanel(page),
+    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), tournamentsPanel(page, ui),
+    duplicatesPanel(page), matchesPanel(page),
     membersPanel(page), adminPanel(page)));
   window.scrollTo(0, y);
 }
