@@ -17,7 +17,7 @@ from starlette.routing import compile_path
 
 from engine import VARIANTS
 
-from .api import auth, bots, clubs, friends, matches, players, push, rooms, variants, ws
+from .api import auth, bots, club_events, clubs, friends, matches, players, push, rooms, variants, ws
 from .api.schemas import Health
 from .config import Settings, get_settings, static_root
 from .db.errors import DomainError, RateLimited
@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.bots, state.play, state.takebacks, state.abandon = server.bots, server.play, server.takebacks, server.abandon
     state.history, state.replays, state.pages = server.history, server.replays, server.pages
     state.clubs = server.clubs
+    state.club_events = server.club_events  # app/club_events.py
     state.sign_ins, state.hashing = server.sign_ins, server.hashing
     state.ratings, state.metrics = server.ratings, server.metrics
     state.deadlines, state.clock = server.deadlines, server.clock
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(friends.others)
     for router in clubs.routers:
         app.include_router(router)
+    app.include_router(club_events.router)
 
     @app.get("/healthz", response_model=Health, tags=["health"],
              responses={503: {"model": Health, "description": "the database does not answer"}})

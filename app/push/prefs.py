@@ -13,7 +13,7 @@ from ..db import models as m
 from ..db.errors import Invalid
 
 #: The kinds of notification, each a choice of the player (README "Notifications").
-KINDS = ("turn", "reminder", "call", "takeback", "finished", "chat")
+KINDS = ("turn", "reminder", "call", "takeback", "finished", "chat", "club_event")
 #: A player who never chose: everything but chat lines.
 DEFAULT_KINDS = {kind: kind != "chat" for kind in KINDS}
 
