@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from anyio import to_thread
-from icalendar import Calendar, Event, vText
 from sqlalchemy.orm import Session
 
 from .clock import Clock
@@ -212,6 +211,11 @@ class ClubEvents:
 
 
 def ics_file(event: dict, club_name: str, base_url: str, now: datetime) -> bytes:
+    """The calendar file of ``event`` (an API event dict): RFC 5545 by ``icalendar``
+    (imported here: only this route needs it), its VTIMEZONE the zone's rules around
+    the event's year."""
+    from icalendar import Calendar, Event, vText
+
     zone = ZoneInfo(event["time_zone"])
     cal = Calendar()
     cal.add("prodid", "-//Kozyr//club events//EN")
@@ -235,5 +239,6 @@ def ics_file(event: dict, club_name: str, base_url: str, now: datetime) -> bytes
     ev.add("url", url)
     ev.add("status", "CANCELLED" if event["cancelled"] else "CONFIRMED")
     cal.add_component(ev)
-    cal.add_missing_timezones()
+    year = datetime.fromisoformat(event["starts_at"]).year
+    cal.add_missing_timezones(first_date=date(year - 1, 1, 1), last_date=date(year + 2, 1, 1))
     return cal.to_ical()

@@ -79,6 +79,8 @@ def test_an_admin_creates_an_event_and_a_member_answers(server, new_page):
     assert phone.locator("[data-role=rsvp] [aria-pressed=true]").count() == 1
     assert phone.locator("[data-role=event-counts]").inner_text() == "придут: 1 · может быть: 0 · не придут: 0"
     assert no_sideways_overflow(phone)
+    # axe and the touch targets where each page is (the whole club page: tests/browser/test_clubs.py)
+    assert axe_violations(phone, "club events", sizes=("phone",), langs=("ru",)) == []
     with phone.expect_download() as dl:
         phone.locator("[data-role=event-ics]").click()
     assert dl.value.suggested_filename.endswith(".ics")
@@ -89,7 +91,7 @@ def test_an_admin_creates_an_event_and_a_member_answers(server, new_page):
     admin.reload()
     admin.locator("[data-role=event-counts]", has_text="going: 1 · maybe: 0").wait_for()
     admin.locator("[data-role=new-event] > summary").click()
-    assert axe_violations(admin, "club events") == []
+    assert axe_violations(admin, "club events", sizes=("laptop",), langs=("en",)) == []
     assert not admin.errors and not phone.errors, (admin.errors, phone.errors)
     assert json.loads(phone.evaluate("localStorage.getItem('kozyr.player')"))["id"] == member["id"]
 
