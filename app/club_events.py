@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from anyio import to_thread
 from sqlalchemy.orm import Session
@@ -26,6 +26,7 @@ from .db import club_events as sql
 from .db import clubs as csql
 from .db import models as m
 from .db.session import Database
+from .push.prefs import zone
 
 log = logging.getLogger("kozyr.clubs")
 
@@ -37,10 +38,7 @@ HORIZON = timedelta(days=2 * 366)
 
 def zone_of(name: str) -> ZoneInfo:
     """The IANA zone ``name`` (422 ``invalid_event`` if there is none of that name)."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise sql.BadEvent(f"unknown time zone {name!r} (an IANA name such as Europe/Warsaw)") from None
+    return zone(name, sql.BadEvent)
 
 
 def remind_at(starts: datetime, now: datetime) -> datetime | None:

@@ -125,6 +125,9 @@ def test_bad_input_is_refused_and_changes_nothing(eclient):
     bad = [
         ({"title": "x", "starts_at": start, "time_zone": "Mars/Olympus"}, "invalid_event"),
         ({"title": "x", "starts_at": start, "time_zone": "Europe/Nowhere"}, "invalid_event"),
+        ({"title": "x", "starts_at": start, "time_zone": "Europe"}, "invalid_event"),  # a folder of the zones
+        ({"title": "x", "starts_at": "0001-01-01T00:00:00+05:00", "time_zone": WARSAW}, "invalid_event"),
+        ({"title": "x", "starts_at": "9999-12-31T23:00:00-05:00", "time_zone": WARSAW}, "invalid_event"),
         ({"title": "x", "starts_at": later(c, hours=-1).isoformat(), "time_zone": WARSAW}, "invalid_event"),
         ({"title": "x", "starts_at": later(c, days=800).isoformat(), "time_zone": WARSAW}, "invalid_event"),
         ({"title": "x", "starts_at": "2031-01-01T19:00:00", "time_zone": WARSAW}, "invalid_request"),  # no zone
