@@ -359,3 +359,16 @@ def test_0022_club_events_up_down_up(db, tmp_path):
             command.upgrade(cfg, "0022")
         assert tables <= set(inspect(engine).get_table_names())
 
+
+
+def test_the_notification_kinds_are_one_list_everywhere():
+    """club_event is declared where the kinds are (app/push/prefs.py KINDS); the API's
+    choices and the settings page's boxes keep to that list."""
+    from pathlib import Path
+
+    from app.api.push import Kinds
+    from app.push.prefs import KINDS
+
+    assert "club_event" in KINDS and tuple(Kinds.model_fields) == KINDS
+    js = (Path(__file__).resolve().parents[2] / "static" / "js" / "push.js").read_text(encoding="utf-8")
+    assert "export const KINDS = [" + ", ".join(f"'{k}'" for k in KINDS) + "];" in js
