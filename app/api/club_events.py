@@ -28,10 +28,9 @@ def get_club_events(request: Request) -> ClubEvents:
 
 
 ClubEventsDep = Annotated[ClubEvents, Depends(get_club_events)]
-FULL = {"response_model": ClubEventFull}
 
 
-@router.post("/{club_id}/events", status_code=201, **FULL,
+@router.post("/{club_id}/events", status_code=201, response_model=ClubEventFull,
              responses=responses(*ADMIN, BadName, BadEvent, UnknownPreset, body=True))
 async def create_event(club_id: ClubId, body: EventCreate, player: PlayerDep, events: ClubEventsDep) -> dict:
     """A new event of the club (an admin); its reminder goes an hour before it starts."""
@@ -50,13 +49,13 @@ async def event_ics(club_id: ClubId, event_id: EventId, player: PlayerDep, event
         "Content-Disposition": f'attachment; filename="kozyr-club-{club_id}-event-{event_id}.ics"'})
 
 
-@router.get("/{club_id}/events/{event_id}", **FULL, responses=responses(*SEEN, UnknownEvent))
+@router.get("/{club_id}/events/{event_id}", response_model=ClubEventFull, responses=responses(*SEEN, UnknownEvent))
 async def event(club_id: ClubId, event_id: EventId, player: PlayerDep, events: ClubEventsDep) -> dict:
     """One event with who answered what."""
     return await events.one(player, club_id, event_id)
 
 
-@router.patch("/{club_id}/events/{event_id}", **FULL,
+@router.patch("/{club_id}/events/{event_id}", response_model=ClubEventFull,
               responses=responses(*ADMIN, UnknownEvent, EventCancelled, BadName, BadEvent, UnknownPreset, body=True))
 async def change_event(club_id: ClubId, event_id: EventId, body: EventChange, player: PlayerDep,
                        events: ClubEventsDep) -> dict:
@@ -64,14 +63,14 @@ async def change_event(club_id: ClubId, event_id: EventId, body: EventChange, pl
     return await events.change(player, club_id, event_id, body.model_dump(exclude_unset=True))
 
 
-@router.post("/{club_id}/events/{event_id}/cancel", **FULL,
+@router.post("/{club_id}/events/{event_id}/cancel", response_model=ClubEventFull,
              responses=responses(*ADMIN, UnknownEvent, EventCancelled))
 async def cancel_event(club_id: ClubId, event_id: EventId, player: PlayerDep, events: ClubEventsDep) -> dict:
     """Cancel an event (an admin): off the club page, no reminder, no more answers."""
     return await events.cancel(player, club_id, event_id)
 
 
-@router.put("/{club_id}/events/{event_id}/rsvp", **FULL,
+@router.put("/{club_id}/events/{event_id}/rsvp", response_model=ClubEventFull,
             responses=responses(*MEMBER, UnknownEvent, EventCancelled, EventStarted, body=True))
 async def rsvp(club_id: ClubId, event_id: EventId, body: RsvpBody, player: PlayerDep,
                events: ClubEventsDep) -> dict:

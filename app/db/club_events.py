@@ -10,6 +10,7 @@ UPDATE SKIP LOCKED`` on PostgreSQL, as app/rooms/deadlines.py claims deadlines).
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import overload
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
@@ -81,7 +82,7 @@ def counts(s: Session, event_ids: list[int], player_id: int) -> tuple[dict[int, 
 
 def answers(s: Session, event_id: int) -> list[dict]:
     """Who answered what: yes first, then maybe, then no; by name within each."""
-    rows = s.execute(_active([event_id])).all()
+    rows = list(s.execute(_active([event_id])).all())
     order = {"yes": 0, "maybe": 1, "no": 2}
     rows.sort(key=lambda r: (order[r[2]], r[4].casefold(), r[1]))
     return [{"player": r[1], "name": r[4], "answer": r[2], "answered_at": utc(r[3])} for r in rows]
@@ -104,7 +105,7 @@ def described(s: Session, rows: list[m.ClubEvent], player_id: int) -> list[dict]
     presets = {r.preset_id for r in rows if r.preset_id is not None}
     names = dict(s.execute(select(m.ClubPreset.id, m.ClubPreset.name).where(m.ClubPreset.id.in_(presets))).all()) \
         if presets else {}
-    return [event_dict(r, names.get(r.preset_id), counted[r.id], mine.get(r.id)) for r in rows]
+    return [event_dict(r, names.get(r.preset_id or 0), counted[r.id], mine.get(r.id)) for r in rows]
 
 
 def upcoming(s: Session, club_id: int, player_id: int, now: datetime) -> list[dict]:
@@ -150,6 +151,10 @@ def next_reminder(s: Session) -> datetime | None:
     return aware(s.scalar(select(func.min(m.ClubEvent.remind_at)).where(m.ClubEvent.cancelled_at.is_(None))))
 
 
+@overload
+def aware(t: datetime) -> datetime: ...
+@overload
+def aware(t: None) -> None: ...
 def aware(t: datetime | None) -> datetime | None:
     """SQLite gives naive datetimes back (UTC)."""
     return t if t is None or t.tzinfo is not None else t.replace(tzinfo=UTC)
