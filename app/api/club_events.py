@@ -37,8 +37,9 @@ async def create_event(club_id: ClubId, body: EventCreate, player: PlayerDep, ev
     return await events.create(player, club_id, body.model_dump())
 
 
-# before GET .../{event_id}: "5.ics" is this route's, not an id that fails to parse
-@router.get("/{club_id}/events/{event_id}.ics", response_class=Response,
+# a path of its own below the event's (not ".../{event_id}.ics": "5.ics" would also fit the
+# shape of PATCH .../{event_id}, and a 405 there would say Allow: GET, PATCH)
+@router.get("/{club_id}/events/{event_id}/event.ics", response_class=Response,
             responses={200: {"content": {"text/calendar": {}}}, **responses(*SEEN, UnknownEvent)})
 async def event_ics(club_id: ClubId, event_id: EventId, player: PlayerDep, events: ClubEventsDep,
                     request: Request) -> Response:

@@ -96,7 +96,7 @@ def event_dict(row: m.ClubEvent, preset_name: str | None, counted: dict, mine: s
             "duration_minutes": int((ends - starts).total_seconds() // 60),
             "preset": None if row.preset_id is None else {"id": row.preset_id, "name": preset_name},
             "cancelled": row.cancelled_at is not None, "counts": counted, "my_answer": mine,
-            "ics_path": f"/api/clubs/{row.club_id}/events/{row.id}.ics"}
+            "ics_path": f"/api/clubs/{row.club_id}/events/{row.id}/event.ics"}
 
 
 def described(s: Session, rows: list[m.ClubEvent], player_id: int) -> list[dict]:

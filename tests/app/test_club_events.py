@@ -101,7 +101,7 @@ def test_an_admin_creates_changes_and_cancels_an_event(eclient):
     refused(c.get(f"/api/clubs/{cid}/events/{eid}", headers=auth(eve)), 404, "unknown_club")
     refused(c.put(f"/api/clubs/{cid}/events/{eid}/rsvp", headers=auth(eve), json={"answer": "yes"}), 404,
             "unknown_club")
-    refused(c.get(f"/api/clubs/{cid}/events/{eid}.ics", headers=auth(eve)), 404, "unknown_club")
+    refused(c.get(f"/api/clubs/{cid}/events/{eid}/event.ics", headers=auth(eve)), 404, "unknown_club")
     refused(c.get(f"/api/clubs/{cid}/events/99999", headers=auth(owner)), 404, "unknown_event")
     other, other_owner, _ = club_with(c, 0)
     refused(c.get(f"/api/clubs/{other}/events/{eid}", headers=auth(other_owner)), 404, "unknown_event")
@@ -253,7 +253,7 @@ def test_the_ics_file_parses_and_keeps_the_zone(eclient):
     cid, owner, (ann,) = club_with(c, 1)
     start = later(c, days=10).replace(hour=19, minute=0, second=0)
     ev = new_event(c, cid, owner, starts_at=start.isoformat(), duration_minutes=90, note="Адрес: ул. Мира, 5; вход со двора")
-    r = c.get(f"/api/clubs/{cid}/events/{ev['id']}.ics", headers=auth(ann))
+    r = c.get(ev["ics_path"], headers=auth(ann))
     assert r.status_code == 200, r.text
     assert r.headers["content-type"].startswith("text/calendar")
     assert "attachment" in r.headers["content-disposition"]
@@ -273,12 +273,14 @@ def test_the_ics_file_parses_and_keeps_the_zone(eclient):
     assert "Адрес: ул. Мира, 5; вход со двора" in str(vevent["DESCRIPTION"])
     assert str(vevent["STATUS"]) == "CONFIRMED"
     c.post(f"/api/clubs/{cid}/events/{ev['id']}/cancel", headers=auth(owner))
-    again = Calendar.from_ical(c.get(f"/api/clubs/{cid}/events/{ev['id']}.ics", headers=auth(ann)).content)
+    again = Calendar.from_ical(c.get(ev["ics_path"], headers=auth(ann)).content)
     assert str(again.walk("VEVENT")[0]["STATUS"]) == "CANCELLED"
     # the OpenAPI says what it gives
     doc = c.get("/openapi.json").json()
-    op = doc["paths"]["/api/clubs/{club_id}/events/{event_id}.ics"]["get"]
+    op = doc["paths"]["/api/clubs/{club_id}/events/{event_id}/event.ics"]["get"]
     assert "text/calendar" in op["responses"]["200"]["content"] and {"401", "404", "422"} <= set(op["responses"])
+    r = c.delete(ev["ics_path"], headers=auth(ann))  # its own path: only GET there
+    assert r.status_code == 405 and "PATCH" not in r.headers["allow"] and "GET" in r.headers["allow"]
 
 
 @pytest.mark.postgres
