@@ -16,7 +16,8 @@ each through the ordinary paths: ``BotRunner.fire`` (a takeover, or a bot's move
 through the match loop, applied only at the deadline's version).  A process that dies
 after its claim leaves the row to fire again when the lease ends; a second firing of
 the same version cannot move the match twice (the move is checked against the version).
-Reminders (a quarter of a turn-based move's time left) are claimed the same way.
+Reminders (a quarter of a turn-based move's time left) are claimed the same way, and
+so is the other timed work the sweeper is given (``others``: club events' reminders).
 
 A take-back request open in the match holds the clock (``pause`` / ``resume``); a
 player away (``away_until``) holds the clocks of his seats in turn-based rooms, each
@@ -63,6 +64,7 @@ class Timed(Protocol):
     async def sweep(self) -> object: ...
 
     def next_due(self) -> datetime | None: ...
+
 
 COLUMNS = ("match_id", "room_id", "seat", "version", "since", "due_at", "seconds", "paused_left",
            "resume_at", "remind_at", "state")
