@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from anyio import to_thread
 from sqlalchemy.orm import Session
 
+from .clock import Clock
+from .db import club_events as events_sql
 from .db import clubs as sql
 from .db import models as m
 from .db import ratings as rsql
@@ -108,8 +110,9 @@ def club_dict(club: m.Club, owner_name: str, members: int) -> dict:
 
 
 class Clubs:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
+        self.clock = clock or Clock()  # which events are upcoming (app/club_events.py)
 
     async def _read(self, work, *args):
         def run():
@@ -186,7 +189,7 @@ class Clubs:
     async def page(self, player: Caller, club_id: int) -> dict:
         """The club page's data: the club, my membership, members (join requests for
         admins), its waiting and playing rooms, recent matches, presets, the current
-        season's table, past seasons' winners; events: none yet (issue 37 item 4)."""
+        season's table, past seasons' winners, upcoming events (app/club_events.py)."""
         def work(s: Session) -> dict:
             club, me = self._visible(s, club_id, player.id)
             admin = me is not None and me.status == "active" and me.role in ("owner", "admin")
@@ -211,8 +214,8 @@ class Clubs:
                 "presets": [preset_dict(x) for x in sql.presets(s, club_id)],
                 "season": None if current is None else self._season(s, current),
                 "past_seasons": [self._season_brief(x) for x in all_seasons if x.closed_at is not None][:10],
-                "events": [],
                 "tournaments": tsql.page_tournaments(s, club_id),
+                "events": events_sql.upcoming(s, club_id, player.id, self.clock.now()),
             }
         return await self._read(work)
 

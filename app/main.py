@@ -20,6 +20,7 @@ from engine import VARIANTS
 from .api import (
     auth,
     bots,
+    club_events,
     club_tournaments,
     clubs,
     duplicates,
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.clubs = server.clubs
     state.duplicates = server.duplicates
     state.tournaments = server.tournaments  # club tournaments (app/tournaments.py)
+    state.club_events = server.club_events  # app/club_events.py
     state.sign_ins, state.hashing = server.sign_ins, server.hashing
     state.ratings, state.metrics = server.ratings, server.metrics
     state.deadlines, state.clock = server.deadlines, server.clock
@@ -121,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in duplicates.routers:
         app.include_router(router)
     app.include_router(club_tournaments.router)
+    app.include_router(club_events.router)
 
     @app.get("/healthz", response_model=Health, tags=["health"],
              responses={503: {"model": Health, "description": "the database does not answer"}})

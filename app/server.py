@@ -13,6 +13,7 @@ import logging
 from anyio import to_thread
 
 from .clock import Clock
+from .club_events import ClubEvents
 from .clubs import Clubs
 from .config import Settings, static_root
 from .db.migrate import upgrade
@@ -79,12 +80,15 @@ class Server:
         self.replays = ReplayCache(settings.history_cache)  # history's replays (rooms/replays.py)
         self.history = History(db, live, self.replays)  # matches, exports (history.py)
         self.pages = PlayerPages(db)  # the player page and calls to new rooms (app/pages.py)
-        self.clubs = Clubs(db)  # clubs: members, presets, seasons (app/clubs.py)
+        self.clubs = Clubs(db, self.clock)  # clubs: members, presets, seasons (app/clubs.py)
         # a club's duplicate matches and "replay this deal" (app/duplicates.py)
         self.duplicates = Duplicates(db, self.rooms, self.play, self.clubs, self.history)
         # club tournaments: their rounds open as their tables' matches end (app/tournaments.py)
         self.tournaments = Tournaments(db, self.clubs, self.rooms, self.play)
         self.ratings.ended = self.tournaments.match_ended
+        self.club_events = ClubEvents(db, self.clubs, self.clock)  # a club's events (app/club_events.py)
+        self.club_events.notify = self.notifier.notify  # their reminders
+        self.deadlines.others.append(self.club_events)  # ... claimed by the deadlines' sweeper
         # argon2 on threads of its own, not the database's worker threads (app/hashing.py)
         self.hashing = Hashing(settings.hash_threads, settings.passphrase_time_cost, settings.passphrase_memory_kib)
         self.sign_ins = SignIns(settings, db, self.hashing, self.players, hub, peers)  # sign-in, devices

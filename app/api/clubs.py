@@ -26,6 +26,7 @@ from ..db.clubs import (
 )
 from ..db.errors import BadName, BadOptions, BadVariant
 from ..errors import responses
+from .club_event_schemas import ClubEventPublic
 from .deps import AUTH, ClubsDep, PlayerDep
 from .rooms import qr_svg
 from .schemas import FAMILIES, MAX_ID, VARIANT_IDS, AwareTime, OptionChange, RoomDefaults, enum, known
@@ -272,9 +273,10 @@ class ClubPage(BaseModel):
     presets: list[PresetPublic]
     season: SeasonPublic | None = Field(description="the current season (started, not closed)")
     past_seasons: list[SeasonBrief]
-    events: list[dict[str, Any]] = Field(description="upcoming events (none yet)")
     tournaments: list[TournamentBrief] = Field(description="open and running tournaments first, then the latest "
                                                "ended (5 in all)")
+    events: list[ClubEventPublic] = Field(description="upcoming events (not cancelled, not ended), soonest "
+                                          "first, with their counts and my answer (app/club_events.py)")
 
 
 class InvitePublic(BaseModel):

@@ -507,3 +507,37 @@ class TournamentTable(Base):
     bye: Mapped[bool] = mapped_column(Boolean, default=False)
     room_id: Mapped[int | None] = mapped_column(ForeignKey("rooms.id"), nullable=True)
     match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), nullable=True)
+# -- club events (issue 37 item 4; app/db/club_events.py; migration 0022) ---------------------
+
+
+class ClubEvent(Base):
+    """A club's event at a time: ``starts_at`` / ``ends_at`` in UTC, ``time_zone`` the
+    IANA zone it was set in (its calendar file's); ``remind_at``: when its reminder is
+    due (null: sent, or none), cleared by the process that claims it."""
+
+    __tablename__ = "club_events"
+    __table_args__ = (Index("ix_club_events_upcoming", "club_id", "ends_at"),
+                      Index("ix_club_events_remind", "remind_at"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    title: Mapped[str] = mapped_column(String(80))
+    note: Mapped[str] = mapped_column(Text, default="", server_default="")
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    time_zone: Mapped[str] = mapped_column(String(64))
+    preset_id: Mapped[int | None] = mapped_column(ForeignKey("club_presets.id", ondelete="SET NULL"), nullable=True)
+    remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ClubEventRsvp(Base):
+    """A member's answer to an event: yes | no | maybe (changed in place)."""
+
+    __tablename__ = "club_event_rsvps"
+    event_id: Mapped[int] = mapped_column(ForeignKey("club_events.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    answer: Mapped[str] = mapped_column(String(8))
+    answered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

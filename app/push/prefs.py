@@ -13,7 +13,7 @@ from ..db import models as m
 from ..db.errors import Invalid
 
 #: The kinds of notification, each a choice of the player (README "Notifications").
-KINDS = ("turn", "reminder", "call", "takeback", "finished", "chat")
+KINDS = ("turn", "reminder", "call", "takeback", "finished", "chat", "club_event")
 #: A player who never chose: everything but chat lines.
 DEFAULT_KINDS = {kind: kind != "chat" for kind in KINDS}
 
@@ -22,12 +22,13 @@ class BadPrefs(Invalid):
     code = "invalid_notifications"
 
 
-def zone(name: str) -> ZoneInfo:
-    """The IANA time zone ``name`` (BadPrefs if there is none of that name)."""
+def zone(name: str, refusal: type[Invalid] = BadPrefs) -> ZoneInfo:
+    """The IANA time zone ``name`` (``refusal``, a 422, if there is none of that name: a
+    folder of the zone database, such as "Europe", is none either)."""
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise BadPrefs(f"unknown time zone {name!r} (an IANA name such as Europe/Warsaw)") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise refusal(f"unknown time zone {name!r} (an IANA name such as Europe/Warsaw)") from None
 
 
 def _clock(hhmm: str) -> time:

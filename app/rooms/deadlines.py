@@ -16,7 +16,8 @@ each through the ordinary paths: ``BotRunner.fire`` (a takeover, or a bot's move
 through the match loop, applied only at the deadline's version).  A process that dies
 after its claim leaves the row to fire again when the lease ends; a second firing of
 the same version cannot move the match twice (the move is checked against the version).
-Reminders (a quarter of a turn-based move's time left) are claimed the same way.
+Reminders (a quarter of a turn-based move's time left) are claimed the same way, and
+so is the other timed work the sweeper is given (``others``: club events' reminders).
 
 A take-back request open in the match holds the clock (``pause`` / ``resume``); a
 player away (``away_until``) holds the clocks of his seats in turn-based rooms, each
@@ -29,6 +30,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from anyio import to_thread
 from sqlalchemy import delete, func, select, update
@@ -52,6 +54,17 @@ log = logging.getLogger("kozyr.deadlines")
 
 #: The Notifier's call (app/push; README "Pace ... the agreed interface"): it only queues.
 Notify = Callable[..., None]
+
+
+class Timed(Protocol):
+    """Other timed work the sweeper fires too (a club event's reminder, app/club_events.py):
+    ``sweep`` claims and fires what is due (claimed in the database, so once with several
+    processes); ``next_due`` (a worker thread) says when the next falls due."""
+
+    async def sweep(self) -> object: ...
+
+    def next_due(self) -> datetime | None: ...
+
 
 COLUMNS = ("match_id", "room_id", "seat", "version", "since", "due_at", "seconds", "paused_left",
            "resume_at", "remind_at", "state")
@@ -116,6 +129,7 @@ class Deadlines:
         self.task: asyncio.Task | None = None
         self.stopping = False
         self.fired = 0  # deadlines this process fired (tests, metrics)
+        self.others: list[Timed] = []  # other timed work this sweeper fires (the composition root's)
         self.reminded = 0
 
     # -- the clock of one match -------------------------------------------------------
@@ -358,6 +372,11 @@ class Deadlines:
             self.wake.clear()
             try:
                 await self.sweep()
+                for other in self.others:
+                    try:
+                        await other.sweep()
+                    except Exception:
+                        log.exception("the sweep of %s failed", type(other).__name__)
                 nxt = await to_thread.run_sync(self._next)
             except asyncio.CancelledError:
                 raise
@@ -373,7 +392,7 @@ class Deadlines:
         with self.db.read() as s:
             due, remind = s.execute(select(func.min(m.Deadline.due_at), func.min(m.Deadline.remind_at))
                                     .where(m.Deadline.state == "running")).one()
-        times = [t for t in (aware(due), aware(remind)) if t is not None]
+        times = [t for t in (aware(due), aware(remind), *(x.next_due() for x in self.others)) if t is not None]
         return min(times) if times else None
 
     async def sweep(self, limit: int = 200) -> list[str]:

@@ -3,7 +3,7 @@ preset, its entrants, and its tables per round (the room and match of each; byes
 A match that ends finds its table by ``ix_tournament_tables_match``.
 
 Revision ID: 0023
-Revises: 0021 (to be re-chained after 0022 on merge)
+Revises: 0022
 Create Date: 2026-12-05 03:30:00
 """
 from alembic import op
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = '0023'
-down_revision = '0021'
+down_revision = '0022'
 branch_labels = None
 depends_on = None
 

@@ -110,10 +110,12 @@ export const api = {
   roomFromPreset: (preset) => req('POST', '/rooms', { preset, take_seat: true }),
   createSeason: (id, body) => req('POST', `/clubs/${Number(id)}/seasons`, body),
   closeSeason: (id, season) => req('POST', `/clubs/${Number(id)}/seasons/${Number(season)}/close`),
-  // the season's table as CSV: the route wants the token in a header, so it is fetched here
-  seasonCsv: async (id, season) => {
-    const res = await fetch(`/api/clubs/${Number(id)}/seasons/${Number(season)}/table.csv`, { headers: { 'X-Player-Token': (me() || {}).token || '' } });
+  // a file of the API (a season's table as CSV, an event's .ics): the routes want the token
+  // in a header, so it is fetched here, as a Blob
+  file: async (path) => {
+    const res = await fetch(path, { headers: { 'X-Player-Token': (me() || {}).token || '' } });
     if (!res.ok) { const err = new Error(res.statusText); err.status = res.status; throw err; }
     return res.blob();
   },
+  seasonCsv: (id, season) => api.file(`/api/clubs/${Number(id)}/seasons/${Number(season)}/table.csv`),
 };

@@ -5,13 +5,14 @@
 // The room form of a preset is the lobby's (lobby.js roomForm), its rules in words too
 // (differsEl).  After each change the page is drawn again from the server's answer.
 
-import { h, clear } from './dom.js';
+import { h, clear, saveBlob } from './dom.js';
 import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { gameName, seatName } from './names.js';
 import { nameForm, roomForm, shareLinkEl, differsEl, paceText, variantsOnce } from './lobby.js';
 import { duplicatesPanel } from './club_duplicates.js';
 import { tournamentsPanel, renderTournament as tournamentPage } from './club_tournaments.js';
+import { eventsPanel } from './club_events.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 const DEFAULT_COLOUR = '#3a6ea5';
@@ -219,8 +220,8 @@ export async function renderClub(root, id, ctx) {
   const page = { data, invites, variants, id, ctx, redraw };
   const y = window.scrollY;
   clear(root).append(h('div', { class: 'club-page', 'data-club': id },
-    headPanel(page), roomsPanel(page), presetsPanel(page), seasonPanel(page), tournamentsPanel(page, ui),
-    duplicatesPanel(page), matchesPanel(page),
+    headPanel(page), roomsPanel(page), eventsPanel(page, actButton, { admin: isAdmin(data), member: isMember(data) }),
+    presetsPanel(page), seasonPanel(page), tournamentsPanel(page, ui), duplicatesPanel(page), matchesPanel(page),
     membersPanel(page), adminPanel(page)));
   window.scrollTo(0, y);
 }
@@ -310,13 +311,7 @@ function seasonTable(data, season) {
 }
 
 async function downloadCsv(id, season) {
-  const blob = await api.seasonCsv(id, season.id);
-  const url = URL.createObjectURL(blob);
-  const a = h('a', { href: url, download: `kozyr-club-${id}-season-${season.id}.csv`, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  saveBlob(await api.seasonCsv(id, season.id), `kozyr-club-${id}-season-${season.id}.csv`);
 }
 
 function seasonPanel({ data, id, redraw }) {

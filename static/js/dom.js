@@ -84,3 +84,13 @@ export function s(tag, attrs, ...children) {
   append(el, children);
   return el;
 }
+
+// A file the page fetched (a Blob) saved under `name`, as a link to it would.
+export function saveBlob(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

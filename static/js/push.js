@@ -8,7 +8,7 @@ import { h, clear } from './dom.js';
 import { t, getLang, onLang } from './i18n.js';
 import { req } from './api.js';
 
-export const KINDS = ['turn', 'reminder', 'call', 'takeback', 'finished', 'chat'];
+export const KINDS = ['turn', 'reminder', 'call', 'takeback', 'finished', 'chat', 'club_event'];
 
 // The language this device's subscription was sent with (null: none): when the page's
 // language changes, the subscription is sent again so its notifications follow.

@@ -17,7 +17,7 @@ from tests.mailserver import running_inbox
 from .conftest import serve
 from .helpers import auth, make_room, new_player
 
-ALL_ON = {"turn": True, "reminder": True, "call": True, "takeback": True, "finished": True, "chat": True}
+ALL_ON = {"turn": True, "reminder": True, "call": True, "takeback": True, "finished": True, "chat": True, "club_event": True}
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from tests.pushservice import PushService, b64d
 from .conftest import scratch_pg_database, serve
 from .helpers import act_and_wait, auth, connect, make_room, new_player, open_table
 
-ALL_ON = {"turn": True, "reminder": True, "call": True, "takeback": True, "finished": True, "chat": True}
+ALL_ON = {"turn": True, "reminder": True, "call": True, "takeback": True, "finished": True, "chat": True, "club_event": True}
 # A card as the engine writes one ("QS", "10H", "AD"); no push may carry one.
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[SCDH]\b")
 

@@ -23,15 +23,19 @@ TABLE_SCENES = ["thousand-bidding", "thousand-talon-give", "thousand-give-choose
                 "korol-match-over", "krol-pool"]
 
 
-def axe_violations(page, where: str) -> list[str]:
+def axe_violations(page, where: str, sizes: tuple[str, ...] = ("laptop", "phone"),
+                   langs: tuple[str, ...] = ("ru", "pl", "en")) -> list[str]:
     """axe-core's WCAG 2.1 A/AA violations of the page as it is, at both sizes and in
-    ru / pl / en, one line each (rule, impact, the first few elements)."""
+    ru / pl / en (or those of ``sizes`` and ``langs``), one line each (rule, impact, the
+    first few elements)."""
     from axe_playwright_python.sync_playwright import Axe
     axe = Axe()
     found = []
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        if size not in sizes:
+            continue
         page.set_viewport_size(viewport)
-        for lang in ("ru", "pl", "en"):
+        for lang in langs:
             page.locator("#lang").select_option(lang)
             page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
             page.wait_for_timeout(60)
