@@ -59,8 +59,10 @@ def advise(match: Match, seat: int, *, level: str = "strong", seed: int = 0, **b
 
 #: A decision is marked when the search's estimate of the action played is below the
 #: best candidate's by more than this: the seat's estimated chance of winning the match
-#: (the strong bot's value, 0..1), so 0.05 is five percentage points.
-REVIEW_GAP = 0.05
+#: (the strong bot's value, 0..1), so 0.02 is two percentage points.  A card played
+#: early in a long match moves that chance little: mostly bids, contracts and the
+#: plays that decide a contract are marked.
+REVIEW_GAP = 0.02
 #: The review's rollout budget per decision (the search's ``iterations``): fixed, so a
 #: review does not depend on the machine's speed.
 REVIEW_ROLLOUTS = 200
@@ -69,25 +71,27 @@ REVIEW_ROLLOUTS = 200
 def judge(match: Match, seat: int, played: str, *, level: str = "strong", seed: int = 0,
           **budget) -> dict | None:
     """The search's estimate of ``played`` (a legal action of ``seat``, who is to act)
-    against its best candidate, from the seat's view and determinized copies only:
+    against the search's choice, from the seat's view and determinized copies only:
     ``{"best_action", "gap", "reason"}`` (``gap`` >= 0; ``reason`` explains the best
     action), or None when there was nothing to weigh (one legal action, one candidate)."""
     from . import make_bot
+    from .search import SearchBot
 
     if seat not in match.to_act():
         raise ValueError(f"seat {seat} is not to act")
+    bot = make_bot(level, seed, **budget)
+    if not isinstance(bot, SearchBot):
+        raise ValueError(f"level {level!r} does not search: it has no estimates to compare")
     view = match.view(seat)
     if played not in view["legal"]:
         raise ValueError(f"{played!r} is not a legal action of seat {seat}")
-    bot = make_bot(level, seed, **budget)
     best = bot.choose(view, None, lambda rng: match.determinize(seat, rng), judge=played)
-    means = getattr(bot, "last_stats", {}).get("means")
+    means = bot.last_stats.get("means")
     if not means or played not in means:
         return None
-    top = max(means.values())
-    if means[best] < top:  # the search keeps a pruned leader's rivals out; trust the means
-        best = max(means, key=lambda a: (means[a], a == best))
-    return {"best_action": best, "gap": round(max(0.0, top - means[played]), 4),
+    # the gap to the bot's own choice (a candidate dropped early is averaged over the
+    # rounds it was in: its mean is not compared)
+    return {"best_action": best, "gap": round(max(0.0, means[best] - means[played]), 4),
             "reason": explain(view, best)}
 
 
