@@ -44,7 +44,7 @@ class DealReviews:
         self.pool = pool
         self.limit = CodeGuard(settings.coach_review_burst, settings.coach_reviews_per_minute,
                                message="too many reviews in a minute; wait a little")
-        self._busy: dict[Key, asyncio.Future] = {}  # reviews being worked out here
+        self._busy: dict[Key, asyncio.Task] = {}  # reviews being worked out here
         self.worked = 0  # reviews worked out (tests, metrics)
 
     async def review(self, player_id: int, match_id: str, deal: int, seat: int) -> dict:
@@ -56,22 +56,23 @@ class DealReviews:
         assert ask is not None
         key = (ask.match_id, deal, seat)
         busy = self._busy.get(key)
-        if busy is not None:
-            return await asyncio.shield(busy)
-        self.limit.take(str(player_id))  # RateLimited: 429 with Retry-After
-        busy = self._busy[key] = asyncio.get_running_loop().create_future()
-        try:
-            body = {"match": ask.match_id, **await self.pool.review(ask)}
-            await to_thread.run_sync(self._keep, key, body)
-        except BaseException as e:
-            busy.set_exception(e)
-            busy.exception()  # the askers waiting get it; nobody else need read it
-            raise
-        finally:
-            del self._busy[key]
-        busy.set_result(body)
+        if busy is None:
+            self.limit.take(str(player_id))  # RateLimited: 429 with Retry-After
+            # A task of its own: an asker who goes away does not stop the others' answer.
+            busy = self._busy[key] = asyncio.create_task(self._work(key, ask))
+            busy.add_done_callback(lambda task: self._done(key, task))
+        return await asyncio.shield(busy)
+
+    async def _work(self, key: Key, ask: ReviewAsk) -> dict:
+        body = {"match": ask.match_id, **await self.pool.review(ask)}
+        await to_thread.run_sync(self._keep, key, body)
         self.worked += 1
         return body
+
+    def _done(self, key: Key, task: asyncio.Task) -> None:
+        self._busy.pop(key, None)
+        if not task.cancelled():
+            task.exception()  # read here too: every asker may have gone away
 
     def _load(self, player_id: int, match_id: str, deal: int, seat: int) -> tuple[dict | None, ReviewAsk | None]:
         """(A worker thread.)  The stored review, or what a worker needs to work it out;
