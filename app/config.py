@@ -118,6 +118,11 @@ class Settings(BaseSettings):
     # The coach (app/rooms/coach.py): new hints a player may ask for at once / a minute
     coach_hint_burst: int = 5
     coach_hints_per_minute: float = 12.0
+    # The coach's review of a finished deal (app/rooms/review.py): reviews worked out for
+    # a player at once / a minute (a stored one is free), and each decision's rollouts
+    coach_review_burst: int = 3
+    coach_reviews_per_minute: float = 1.0
+    coach_review_rollouts: int = 200
 
     # Pace and deadlines (app/rooms/deadlines.py)
     move_seconds: float = 86400.0  # a new turn-based room's deadline per move (24 h)

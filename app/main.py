@@ -78,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state.deadlines, state.clock = server.deadlines, server.clock
     state.notifier = server.notifier  # pushes (app/push/)
     state.coach = server.coach  # hints at the table (app/rooms/coach.py)
+    state.reviews = server.reviews  # the coach's reviews of finished deals (app/rooms/review.py)
 
     # Every error answer is a Problem (app/api/schemas.py): {"detail", "code"[, "errors"]}.
     @app.exception_handler(DomainError)

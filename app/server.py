@@ -40,6 +40,7 @@ from .rooms.loop import MatchLoop
 from .rooms.peers import Peers
 from .rooms.play import Play
 from .rooms.replays import ReplayCache
+from .rooms.review import DealReviews
 from .rooms.service import RoomService
 from .rooms.takeback import Takebacks
 from .signin import SignIns
@@ -79,6 +80,7 @@ class Server:
         self.abandon = Abandon(self.rooms, self.matches)  # the host stops a match (abandon.py)
         self.replays = ReplayCache(settings.history_cache)  # history's replays (rooms/replays.py)
         self.history = History(db, live, self.replays)  # matches, exports (history.py)
+        self.reviews = DealReviews(settings, db, self.replays, self.bots.pool)  # the coach's (review.py)
         self.pages = PlayerPages(db)  # the player page and calls to new rooms (app/pages.py)
         self.clubs = Clubs(db, self.clock)  # clubs: members, presets, seasons (app/clubs.py)
         # a club's duplicate matches and "replay this deal" (app/duplicates.py)

@@ -18,6 +18,7 @@ from ..pages import PlayerPages
 from ..rooms.deadlines import Deadlines
 from ..rooms.history import History
 from ..rooms.play import Play
+from ..rooms.review import DealReviews
 from ..rooms.service import RoomService
 from ..signin import SignIns
 from .schemas import KEY
@@ -59,6 +60,10 @@ def get_clubs(request: Request) -> Clubs:
     return request.app.state.clubs
 
 
+def get_reviews(request: Request) -> DealReviews:
+    return request.app.state.reviews
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayersDep = Annotated[PlayerDirectory, Depends(get_players)]
 RoomsDep = Annotated[RoomService, Depends(get_rooms)]
@@ -68,6 +73,7 @@ PagesDep = Annotated[PlayerPages, Depends(get_pages)]
 SignInsDep = Annotated[SignIns, Depends(get_sign_ins)]
 DeadlinesDep = Annotated[Deadlines, Depends(get_deadlines)]
 ClubsDep = Annotated[Clubs, Depends(get_clubs)]
+ReviewsDep = Annotated[DealReviews, Depends(get_reviews)]
 
 
 def get_duplicates(request: Request) -> Duplicates:

@@ -8,14 +8,14 @@ import io
 import json
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..db.errors import UnknownDeal, UnknownMatch
+from ..db.errors import CoachOff, NotYourSeat, RateLimited, UnknownDeal, UnknownMatch, UnknownSeat
 from ..errors import responses
-from .deps import HistoryDep
+from .deps import AUTH, HistoryDep, PlayerDep, ReviewsDep
 from .schemas import MAX_COUNT, MatchDetail, MatchKey
 
 MatchId = Annotated[MatchKey, Path(description="a match's id")]
@@ -190,3 +190,38 @@ class DealPositions(BaseModel):
 async def get_deal_positions(match_id: MatchId, deal: Annotated[int, Path(ge=0, le=MAX_COUNT)], history: HistoryDep) -> dict:
     """The engine's ``deal_positions(deal)`` of a finished deal (404 ``unknown_deal`` before)."""
     return await run_in_threadpool(history.positions, match_id, deal)
+
+
+class ReviewMark(BaseModel):
+    """A decision of the seat where the coach's estimate of the action played was below
+    the best by more than the threshold."""
+
+    step: int = Field(description="the decision's place in the deal: the deal's positions step before it")
+    version: int = Field(description="the decision's place in the match's played log")
+    action_played: str
+    best_action: str = Field(description="what the coach (the strong bot) would have played")
+    gap: float = Field(description="the estimate of the best action less that of the action played: "
+                                   "the seat's chance of winning the match, 0..1")
+    reason: dict = Field(description="why the best action: a code with its facts (engine/bots/coach.py)")
+
+
+class DealReviewOut(BaseModel):
+    match: str
+    deal: int
+    seat: int
+    reviewed: int = Field(description="the seat's decisions in the deal that were weighed (more than one choice)")
+    threshold: float = Field(description="a decision is marked when its gap exceeds this")
+    marked: list[ReviewMark]
+
+
+@router.get("/{match_id}/deals/{deal}/review", response_model=DealReviewOut,
+            responses=responses(*AUTH, UnknownMatch, UnknownSeat, UnknownDeal, NotYourSeat, CoachOff,
+                                RateLimited))
+async def get_deal_review(match_id: MatchId, deal: Annotated[int, Path(ge=0, le=MAX_COUNT)],
+                          seat: Annotated[int, Query(ge=0, le=3, description="the seat reviewed")],
+                          player: PlayerDep, reviews: ReviewsDep) -> dict:
+    """The coach's review of ``seat``'s decisions in a finished deal of a match played
+    with the coach on (app/rooms/review.py): worked out once in the bots' worker
+    processes, then stored.  Once the match is over anybody signed in may ask; before,
+    only the seat's player (403 ``not_your_seat``)."""
+    return await reviews.review(player.id, match_id, deal, seat)

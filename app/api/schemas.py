@@ -314,6 +314,7 @@ class MatchSummary(BaseModel):
     created_at: str
     finished_at: str | None
     preset: str | None = Field(None, description="the club preset's name its room was opened from")
+    coached: bool = Field(False, description="played with the coach on: its finished deals have the coach's review")
 
 
 class MyGame(MatchSummary):

@@ -76,6 +76,12 @@ class MatchRunning(Clash):
     code = "match_running"
 
 
+class CoachOff(Clash):
+    """The coach's review of a deal: only of a match played with the coach on (issue 36)."""
+
+    code = "coach_off"
+
+
 class SeatsEmpty(Clash):
     code = "seats_empty"
 

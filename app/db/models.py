@@ -135,6 +135,18 @@ class Match(Base):
     deal_seeds: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
+class DealReview(Base):
+    """The coach's review of one seat's decisions in a finished deal (app/rooms/review.py,
+    migration 0025): worked out once, then read."""
+
+    __tablename__ = "deal_reviews"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    body: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class MatchPlayer(Base):
     """Who sat where in a match (seats may change between matches of a room)."""
 

@@ -588,3 +588,21 @@ def chat_of(s: Session, room: m.Room, limit: int = 100) -> list[tuple[m.ChatMess
                      .where(m.ChatMessage.room_id == room.id)
                      .order_by(m.ChatMessage.id.desc()).limit(limit)).all()
     return [(r[0], r[1]) for r in reversed(rows)]
+
+
+# -- the coach's reviews of finished deals (app/rooms/review.py) --------------------------
+
+
+def deal_review(s: Session, match_id: str, deal: int, seat: int) -> dict | None:
+    """The stored review of ``seat`` in ``deal`` of the match, if worked out already."""
+    row = s.get(m.DealReview, (match_id, deal, seat))
+    return None if row is None else row.body
+
+
+def keep_deal_review(s: Session, match_id: str, deal: int, seat: int, body: dict) -> None:
+    """Store a review (another process may have stored the same one first: it stays)."""
+    try:
+        with s.begin_nested():
+            s.add(m.DealReview(match_id=match_id, deal=deal, seat=seat, body=body))
+    except IntegrityError:
+        pass

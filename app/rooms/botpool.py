@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.bots import make_bot
-from engine.bots.coach import advise
+from engine.bots.coach import advise, review
 
 from .engines import new_engine
 
@@ -77,9 +77,36 @@ def ask_for(live: LiveMatch, seat: int, level: str, bot_seed: int, ms: float) ->
                deal_seeds=live.deal_seeds)
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewAsk:
+    """What a worker needs for the coach's review of ``seat`` in the finished deal
+    ``deal`` (engine/bots/coach.py ``review``): the match as its log rebuilds it, and the
+    fixed rollout budget of each decision."""
+
+    match_id: str
+    variant: str
+    seats: int
+    seed: int
+    options: dict | None
+    first_dealer: int | None
+    preset_deals: list | None
+    actions: list[tuple[int, str]]
+    deal: int
+    seat: int
+    rollouts: int
+    gap: float
+    deal_seeds: bool = False  # the per-deal seed mode (engines.py)
+
+
 # -- in a worker process ---------------------------------------------------------------
 
 _kept: OrderedDict[str, Match] = OrderedDict()
+
+
+def _dealt(ask: Ask | ReviewAsk) -> Match:
+    """The match of ``ask`` as dealt, before any action."""
+    return new_engine(ask.variant, ask.seats, seed=ask.seed, options=ask.options,
+                      first_dealer=ask.first_dealer, preset_deals=ask.preset_deals, deal_seeds=ask.deal_seeds)
 
 
 def _replayed(ask: Ask) -> Match:
@@ -87,9 +114,7 @@ def _replayed(ask: Ask) -> Match:
     match = _kept.pop(ask.match_id, None)
     done = 0 if match is None else len(match.actions)
     if match is None or done > len(ask.actions) or match.actions != ask.actions[:done]:
-        match = new_engine(ask.variant, ask.seats, seed=ask.seed, options=ask.options,
-                           first_dealer=ask.first_dealer, preset_deals=ask.preset_deals,
-                           deal_seeds=ask.deal_seeds)
+        match = _dealt(ask)
         done = 0  # a take-back, or a match this worker has not seen
     for seat, action in ask.actions[done:]:
         match.apply(seat, action)
@@ -115,6 +140,14 @@ def hint(ask: Ask) -> tuple[dict, int]:
     return advise(_replayed(ask), ask.seat, level=ask.level, seed=ask.bot_seed, ms=ask.ms), os.getpid()
 
 
+def deal_review(ask: ReviewAsk) -> tuple[dict, int]:
+    """(A worker.)  The coach's review of the seat's decisions in the deal, and the pid.
+    Each decision's search seed comes from the match id, the deal and the seat."""
+    key = f"{ask.match_id}:{ask.deal}:{ask.seat}"
+    return review(_dealt(ask), ask.actions, ask.deal, ask.seat, key=key, gap=ask.gap,
+                  iterations=ask.rollouts, ms=None), os.getpid()
+
+
 # -- in the server -----------------------------------------------------------------------
 
 
@@ -138,7 +171,11 @@ class BotPool:
         """The coach's hint for ``ask`` (``{"action", "reason"}``), from a worker."""
         return await self._ask(hint, ask)
 
-    async def _ask(self, work, ask: Ask):
+    async def review(self, ask: ReviewAsk) -> dict:
+        """The coach's review of a finished deal for one seat (engine/bots/coach.py), from a worker."""
+        return await self._ask(deal_review, ask)
+
+    async def _ask(self, work, ask: Ask | ReviewAsk):
         executor = await self._running()
         try:
             answer, pid = await asyncio.get_running_loop().run_in_executor(executor, work, ask)

@@ -80,6 +80,7 @@ class History:
             "status": row.status, "version": max(row.version, live.version if live else 0),
             "result": with_places(row.result, row.seat_count), "created_at": store.utc(row.created_at),
             "finished_at": store.utc(row.finished_at), "preset": row.preset_name,
+            "coached": row.coached,
         }
 
     def matches(self, *, room_code: str | None = None, **filters) -> list[dict]:

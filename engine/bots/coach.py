@@ -26,10 +26,16 @@ Reason codes (``code``; the facts each carries):
 - ``trump`` (``suit``, ``count``): the suit the hand is longest in; ``order``
   (``contract``): the contract chosen next;
 - ``best`` (``action``): any other decision — the search found it best.
+
+The review of a finished deal (``review``): each decision of one seat in the deal is
+searched again from the seat's view and determinized copies at that moment, at a fixed
+rollout budget and a seed of its own (the same answer every time), and marked when the
+estimate of the action played is below the best candidate's by more than ``REVIEW_GAP``.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from .base import Knowledge, family_of
@@ -49,6 +55,86 @@ def advise(match: Match, seat: int, *, level: str = "strong", seed: int = 0, **b
         raise ValueError(f"seat {seat} is not to act")
     action = make_bot(level, seed, **budget).act(match, seat)
     return {"action": action, "reason": explain(match.view(seat), action)}
+
+
+#: A decision is marked when the search's estimate of the action played is below the
+#: best candidate's by more than this: the seat's estimated chance of winning the match
+#: (the strong bot's value, 0..1), so 0.02 is two percentage points.  A card played
+#: early in a long match moves that chance little: mostly bids, contracts and the
+#: plays that decide a contract are marked.
+REVIEW_GAP = 0.02
+#: The review's rollout budget per decision (the search's ``iterations``): fixed, so a
+#: review does not depend on the machine's speed.
+REVIEW_ROLLOUTS = 200
+
+
+def judge(match: Match, seat: int, played: str, *, level: str = "strong", seed: int = 0,
+          **budget) -> dict | None:
+    """The search's estimate of ``played`` (a legal action of ``seat``, who is to act)
+    against the search's choice, from the seat's view and determinized copies only:
+    ``{"best_action", "gap", "reason"}`` (``gap`` >= 0; ``reason`` explains the best
+    action), or None when there was nothing to weigh (one legal action, one candidate)."""
+    from . import make_bot
+    from .search import SearchBot
+
+    if seat not in match.to_act():
+        raise ValueError(f"seat {seat} is not to act")
+    bot = make_bot(level, seed, **budget)
+    if not isinstance(bot, SearchBot):
+        raise ValueError(f"level {level!r} does not search: it has no estimates to compare")
+    view = match.view(seat)
+    if played not in view["legal"]:
+        raise ValueError(f"{played!r} is not a legal action of seat {seat}")
+    best = bot.choose(view, None, lambda rng: match.determinize(seat, rng), judge=played)
+    means = bot.last_stats.get("means")
+    if not means or played not in means:
+        return None
+    # the gap to the bot's own choice (a candidate dropped early is averaged over the
+    # rounds it was in: its mean is not compared)
+    return {"best_action": best, "gap": round(max(0.0, means[best] - means[played]), 4),
+            "reason": explain(view, best)}
+
+
+def review_seed(key: str, step: int) -> int:
+    """The search seed of one decision of a review: the same for the same decision."""
+    return int.from_bytes(hashlib.blake2b(f"{key}:{step}".encode(), digest_size=8).digest(), "big") >> 1
+
+
+def review(start: Match, actions: list, deal: int, seat: int, *, key: str = "",
+           gap: float = REVIEW_GAP, level: str = "strong", **budget) -> dict:
+    """The coach's review of ``seat``'s decisions in the finished deal ``deal`` of the
+    match that ``actions`` (the played log, applied to ``start``, a match as dealt) make:
+    ``{"deal", "seat", "reviewed", "threshold", "marked": [{step, version,
+    action_played, best_action, gap, reason}]}``.  ``step`` is the decision's place in
+    the deal (the deal's positions before it), ``version`` its place in the log.  A
+    decision's seed is ``review_seed(key, version)``.  Raises ``ValueError`` when the
+    deal is not finished in ``actions``."""
+    budget.setdefault("ms", None)
+    budget.setdefault("iterations", REVIEW_ROLLOUTS)
+    whole = start.copy()
+    for s, a in actions:
+        whole.apply(s, a)
+    first = 0
+    for d in whole.history():
+        if d["deal"] == deal:
+            break
+        first += len(d["actions"])
+    else:
+        raise ValueError(f"deal {deal} is not finished")
+    m = start.copy()
+    for s, a in actions[:first]:
+        m.apply(s, a)
+    marked, reviewed = [], 0
+    for step, (s, a) in enumerate(d["actions"]):
+        if s == seat and seat in m.to_act() and len(m.legal_actions(seat)) > 1:
+            version = first + step
+            verdict = judge(m, seat, a, level=level, seed=review_seed(key, version), **budget)
+            if verdict is not None:
+                reviewed += 1
+                if verdict["gap"] > gap and verdict["best_action"] != a:
+                    marked.append({"step": step, "version": version, "action_played": a, **verdict})
+        m.apply(s, a)
+    return {"deal": deal, "seat": seat, "reviewed": reviewed, "threshold": gap, "marked": marked}
 
 
 def explain(view: dict, action: str) -> dict:

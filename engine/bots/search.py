@@ -91,7 +91,9 @@ class SearchBot(Bot):
         self.last_stats: dict = {}
 
     def choose(self, view: dict, rng: random.Random | None = None,
-               determinize: Determinize | None = None) -> str:
+               determinize: Determinize | None = None, *, judge: str | None = None) -> str:
+        """The action for the seat of ``view``; ``judge``: a legal action that must be
+        among the candidates searched (the coach's review estimates the action played)."""
         legal = view["legal"]
         if not legal:
             raise ValueError("the seat has no legal action now")
@@ -101,6 +103,8 @@ class SearchBot(Bot):
         if len(legal) == 1 or determinize is None:
             return best
         cands = candidates(view, best, self.max_candidates)
+        if judge is not None and judge in legal and judge not in cands:
+            cands = [*cands, judge]
         if len(cands) == 1:
             return cands[0]
         try:

@@ -14,6 +14,7 @@ import { scoresEl } from './scores.js';
 import { familyModule } from './families/index.js';
 import { chartEl } from './chart.js';
 import { seatName, gameName } from './names.js';
+import { dealReviewEl } from './deal_review.js';
 
 const AUTO_MS = 900;
 const COMMON_KEYS = new Set(['action', 'hands', 'talon', 'trick', 'taken', 'trump', 'marriages', 'contract', 'declarer', 'chooser', 'won_by', 'talon_to']);
@@ -271,7 +272,7 @@ class Replay {
     box.dataset.step = String(this.step);
     append(box, [this.infoEl(steps[this.step], steps), this.boardEl(steps),
       this.step >= last ? dealSummaryEl(this.detail, this.family, this.deal.deal, (s) => this.name(s)) : null,
-      this.logEl(steps)]);
+      this.logEl(steps), dealReviewEl(this)]);
   }
 }
 

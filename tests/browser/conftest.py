@@ -46,6 +46,7 @@ def start_server(tmp: Path, port: int, **extra_env: str):
            "KOZYR_BOT_DELAY": "0", "KOZYR_BOT_THINK_MS": "100", "KOZYR_BOTS_ENABLED": "true",
            # drive() plays whole matches over the websocket as fast as the server answers
            "KOZYR_MESSAGES_PER_SECOND": "1000", "KOZYR_MESSAGE_BURST": "2000",
+           "KOZYR_COACH_REVIEW_ROLLOUTS": "8",  # the coach's reviews: a small fixed budget
            "KOZYR_PLAYER_CREATE_BURST": "1000000", **extra_env}  # every test makes players from one address
     env.pop("REDIS_URL", None)
     env.pop("KOZYR_REDIS_URL", None)
