@@ -28,7 +28,7 @@ import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.bots import make_bot
@@ -52,8 +52,8 @@ KEPT_MATCHES = 32
 
 
 @dataclass(frozen=True, slots=True)
-class Ask:
-    """What a worker needs to decide for ``seat``: the match as its log rebuilds it."""
+class Logged:
+    """A match as its log rebuilds it in a worker: how it was started, then its actions."""
 
     match_id: str
     variant: str
@@ -63,11 +63,17 @@ class Ask:
     first_dealer: int | None
     preset_deals: list | None
     actions: list[tuple[int, str]]
+    deal_seeds: bool = field(default=False, kw_only=True)  # the per-deal seed mode (engines.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Ask(Logged):
+    """What a worker needs to decide for ``seat``: the match as its log rebuilds it."""
+
     seat: int
     level: str
     bot_seed: int
     ms: float
-    deal_seeds: bool = False  # the per-deal seed mode (engines.py)
 
 
 def ask_for(live: LiveMatch, seat: int, level: str, bot_seed: int, ms: float) -> Ask:
@@ -78,24 +84,15 @@ def ask_for(live: LiveMatch, seat: int, level: str, bot_seed: int, ms: float) ->
 
 
 @dataclass(frozen=True, slots=True)
-class ReviewAsk:
+class ReviewAsk(Logged):
     """What a worker needs for the coach's review of ``seat`` in the finished deal
     ``deal`` (engine/bots/coach.py ``review``): the match as its log rebuilds it, and the
     fixed rollout budget of each decision."""
 
-    match_id: str
-    variant: str
-    seats: int
-    seed: int
-    options: dict | None
-    first_dealer: int | None
-    preset_deals: list | None
-    actions: list[tuple[int, str]]
     deal: int
     seat: int
     rollouts: int
     gap: float
-    deal_seeds: bool = False  # the per-deal seed mode (engines.py)
 
 
 # -- in a worker process ---------------------------------------------------------------
@@ -103,7 +100,7 @@ class ReviewAsk:
 _kept: OrderedDict[str, Match] = OrderedDict()
 
 
-def _dealt(ask: Ask | ReviewAsk) -> Match:
+def _dealt(ask: Logged) -> Match:
     """The match of ``ask`` as dealt, before any action."""
     return new_engine(ask.variant, ask.seats, seed=ask.seed, options=ask.options,
                       first_dealer=ask.first_dealer, preset_deals=ask.preset_deals, deal_seeds=ask.deal_seeds)

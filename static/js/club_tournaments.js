@@ -5,7 +5,7 @@
 // "Clubs", Tournaments); the server opens the rounds, the page only shows them, drawn
 // again every few seconds while the tournament runs.
 
-import { h, clear } from './dom.js';
+import { h, clear, placePoints } from './dom.js';
 import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { req, me } from './api.js';
 import { gameName } from './names.js';
@@ -89,14 +89,14 @@ function newTournament(data, id, ctx) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = form.elements;
-    const points = f.points.value.split(',').map((x) => x.trim());
-    if (points.length > 4 || !points.every((x) => /^\d{1,3}$/.test(x))) {  // said here, nothing sent
+    const points = placePoints(f.points.value);
+    if (!points) {  // said here, nothing sent
       err.textContent = `${t('clubs.points_per_place')}: ${t('clubs.points_desc')}`;
       return;
     }
     try {
       const made = await tapi.create(id, { name: f.name.value, preset: Number(f.preset.value), format: f.format.value,
-        rounds: f.rounds.value ? Number(f.rounds.value) : null, points: points.map(Number), sign_up: f.sign_up.checked,
+        rounds: f.rounds.value ? Number(f.rounds.value) : null, points, sign_up: f.sign_up.checked,
         entrants: [...form.querySelectorAll('input[name=entrants]:checked')].map((x) => Number(x.value)) });
       ctx.navigate(path(id, made.id));
     } catch (ex) {

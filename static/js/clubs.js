@@ -5,7 +5,7 @@
 // The room form of a preset is the lobby's (lobby.js roomForm), its rules in words too
 // (differsEl).  After each change the page is drawn again from the server's answer.
 
-import { h, clear, saveBlob } from './dom.js';
+import { h, clear, saveBlob, placePoints } from './dom.js';
 import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { api, me, ensurePlayer } from './api.js';
 import { gameName, seatName } from './names.js';
@@ -434,15 +434,15 @@ function seasonForm(data, variants, id, redraw) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = form.elements;
-    const points = f.points.value.split(',').map((x) => x.trim());
-    if (points.length > 4 || !points.every((x) => /^\d{1,3}$/.test(x))) {  // said here, nothing sent
+    const points = placePoints(f.points.value);
+    if (!points) {  // said here, nothing sent
       err.textContent = `${t('clubs.points_per_place')}: ${t('clubs.points_desc')}`;
       return;
     }
     try {
       await api.createSeason(id, { name: f.name.value, starts_at: dayStart(f.starts.value), ends_at: dayStart(f.ends.value, true),
         families: [...form.querySelectorAll('input[name=families]:checked')].map((x) => x.value),
-        points: points.map(Number),
+        points,
         min_matches: Number(f.min_matches.value || 0) });
       redraw();
     } catch (ex) {

@@ -94,3 +94,11 @@ export function saveBlob(blob, name) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
+
+// A "points per place" field's text ("3, 1, 0, 0": up to four whole numbers of at most
+// three digits) as numbers, or null when it is not that (seasons and tournaments).
+export function placePoints(text) {
+  const points = text.split(',').map((x) => x.trim());
+  if (points.length > 4 || !points.every((x) => /^\d{1,3}$/.test(x))) return null;
+  return points.map(Number);
+}
