@@ -6,6 +6,7 @@ match is replayed once per version, however many ask."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -157,8 +158,7 @@ def test_a_worker_brings_its_match_up_to_date_or_replays_it_after_a_take_back():
     assert think(_ask(shorter, seat, 5))[0] in shorter.legal_actions(seat)
     bad = _ask(shorter, seat, 6)
     with pytest.raises(IllegalAction):
-        think(Ask(*[list(bad.actions) + [(seat, "play:XX")] if f == "actions" else getattr(bad, f)
-                    for f in Ask.__dataclass_fields__]))
+        think(dataclasses.replace(bad, actions=[*bad.actions, (seat, "play:XX")]))
 
 
 def test_argon2_runs_on_threads_of_its_own(sclient):
