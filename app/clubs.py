@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from anyio import to_thread
@@ -113,6 +114,9 @@ class Clubs:
     def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
         self.clock = clock or Clock()  # which events are upcoming (app/club_events.py)
+        #: who is at a table now (the server sets it to ``Hub.online``: every process's
+        #: sockets, through the presence reports with Redis)
+        self.online: Callable[[], set[int]] = set
 
     async def _read(self, work, *args):
         def run():
@@ -194,6 +198,7 @@ class Clubs:
             club, me = self._visible(s, club_id, player.id)
             admin = me is not None and me.status == "active" and me.role in ("owner", "admin")
             people = sql.members(s, club_id, "active")
+            online = self.online()
             owner = next((x["name"] for x in people if x["role"] == "owner"), "")
             recent = sql.recent_matches(s, club_id)
             for match in recent:
@@ -206,7 +211,8 @@ class Clubs:
             return {
                 "club": club_dict(club, owner, len(people)),
                 "me": None if me is None else {"role": me.role, "status": me.status},
-                "members": [{k: x[k] for k in ("player", "name", "role", "joined_at")} for x in people],
+                "members": [{**{k: x[k] for k in ("player", "name", "role", "joined_at")},
+                             "online": x["player"] in online} for x in people],
                 "pending": ([{k: x[k] for k in ("player", "name", "requested_at")}
                              for x in sql.members(s, club_id, "pending")] if admin else []),
                 "rooms": sql.club_rooms(s, club_id),

@@ -83,6 +83,7 @@ class Server:
         self.reviews = DealReviews(settings, db, self.replays, self.bots.pool)  # the coach's (review.py)
         self.pages = PlayerPages(db)  # the player page and calls to new rooms (app/pages.py)
         self.clubs = Clubs(db, self.clock)  # clubs: members, presets, seasons (app/clubs.py)
+        self.clubs.online = hub.online  # a club page's "online now"
         # a club's duplicate matches and "replay this deal" (app/duplicates.py)
         self.duplicates = Duplicates(db, self.rooms, self.play, self.clubs, self.history)
         # club tournaments: their rounds open as their tables' matches end (app/tournaments.py)

@@ -104,6 +104,8 @@ class Member(BaseModel):
     name: str
     role: str
     joined_at: str | None
+    online: bool = Field(description="at a table now: a socket open in any room, on any of the server's "
+                                     "processes (README \"Clubs\")")
 
 
 class JoinRequest(BaseModel):
@@ -265,8 +267,7 @@ class TournamentBrief(BaseModel):
 class ClubPage(BaseModel):
     club: ClubPublic
     me: MyMembership | None
-    members: list[Member] = Field(description="the owner first, then admins, then by name (no online "
-                                  "state: the server knows only its own process's sockets)")
+    members: list[Member] = Field(description="the owner first, then admins, then by name")
     pending: list[JoinRequest] = Field(description="join requests (shown to admins only)")
     rooms: list[ClubRoom] = Field(description="the club's rooms waiting or playing, newest first")
     recent_matches: list[RecentMatch]

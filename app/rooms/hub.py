@@ -198,6 +198,17 @@ class Hub:
                     players |= pids
         return players
 
+    def online(self) -> set[int]:
+        """Players with a socket in any room, on this process or (unexpired) on another:
+        who is at a table now (a club page's "online now").  Only reads, as above."""
+        players = {c.player_id for conns in list(self.rooms.values()) for c in list(conns)}
+        now = time.monotonic()
+        for others in list(self.remote.values()):
+            for pids, expires in list(others.values()):
+                if expires > now:
+                    players |= pids
+        return players
+
     # -- what other processes report (called on the event loop only) ------------
 
     def set_remote(self, origin: str, code: str, pids: frozenset[int], expires: float) -> bool:

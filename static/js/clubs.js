@@ -369,6 +369,7 @@ function membersPanel({ data, id, ctx, redraw }) {
       ctx.link(`/#/player/${x.player}`, x.name, 'pname'),
       h('span', { class: `badge role-${x.role}`, text: roleText(x.role) }),
       self ? h('span', { class: 'badge', text: t('you') }) : null,
+      x.online ? h('span', { class: 'badge online', 'data-role': 'online', text: t('clubs.online') }) : null,
       controls.childNodes.length ? controls : null);
   };
   const box = h('section', { class: 'panel', 'data-role': 'club-members' },

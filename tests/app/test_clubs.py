@@ -324,3 +324,23 @@ def test_table_order_and_minimum_matches():
     table = rank_table(rows, min_matches=2)
     # points, then wins, then average place, then matches; equals share a rank, by name
     assert [(r["player"], r["rank"]) for r in table] == [(2, 1), (3, 2), (5, 3), (1, 3), (4, None)]
+
+
+def test_members_at_a_table_now_are_online(cclient):
+    """Issue 37 item 1: the club page says which members are online now (a socket open
+    in any room; with several processes their presence reports say the same, tests/load)."""
+    c = cclient
+    cid, people = club_of_four(c)
+    code = c.post("/api/rooms", json={"variant": "korol-ru", "seats": 4}, headers=auth(people[1])).json()["code"]
+
+    def online() -> dict[int, bool]:
+        return {x["player"]: x["online"] for x in page(c, cid, people[0])["members"]}
+
+    assert not any(online().values())
+    with ExitStack() as stack:
+        connect(c, stack, code, people[1], None).recv()  # his welcome: the socket is in the room
+        assert online() == {p["id"]: p is people[1] for p in people}
+    end = time.monotonic() + 5
+    while any(online().values()) and time.monotonic() < end:  # the socket's close is noticed
+        time.sleep(0.05)
+    assert not any(online().values())

@@ -144,6 +144,10 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
         assert tr.locator("[data-role=matches]").inner_text() == "1"
         assert float(tr.locator("[data-role=points]").inner_text()) == points[name]
     assert owner.locator("[data-role=club-matches] [data-match]").count() == 1
+    # Борис's page is still at the table: he is online now, Ola (on the club page) is not
+    members = owner.locator("[data-role=club-members]")
+    assert members.locator(f"[data-player='{boris['id']}'] [data-role=online]").inner_text() == "at a table now"
+    assert members.locator(f"[data-player='{ola['id']}'] [data-role=online]").count() == 0
     assert "Наш король" in owner.locator("[data-role=club-matches]").inner_text()
     with owner.expect_download() as dl:
         owner.locator("[data-role=season-csv]").click()
