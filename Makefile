@@ -26,14 +26,8 @@ lock: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/kozyr serve
 
-# The whole suite: two pytest processes at once (tests/run_split.sh says how it is split);
-# with PYTEST_ARGS (a file, -k ...) one process runs just that.
 test: $(STAMP)
-ifeq ($(strip $(PYTEST_ARGS)),)
-	PY=$(BIN)/python tests/run_split.sh
-else
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
-endif
 
 test-long: $(STAMP)
 	KOZYR_LONG=1 $(BIN)/python -m pytest -q tests/engine $(PYTEST_ARGS)

@@ -4,7 +4,7 @@ game's own sums: every negative deal adds up to its contract's total (K-9),
 every trump deal pays all its tricks (K-13, K-17), classic and 3-player
 results add up to 0 (K-14), the ordered table is full at the end (K-16).
 
-100 matches per variant in CI, 1,000 with KOZYR_LONG=1."""
+50 matches per variant in CI, 1,000 with KOZYR_LONG=1."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CHUNKS = 4
 # ordered match is 36 deals long (1,100 actions, each checked), so it is
 # checked less often to keep the family's CI run near three minutes.
 EVERY = {"king-classic": 7, "king-ordered": 23, "king-3p": 7}
-CI_MATCHES = {"king-classic": 100, "king-ordered": 100, "king-3p": 100}
+CI_MATCHES = {"king-classic": 50, "king-ordered": 50, "king-3p": 50}
 
 
 def options_for(variant: str, seed: int) -> dict:
