@@ -41,6 +41,9 @@ from .schemas import (
 )
 
 router = APIRouter(prefix="/api/players", tags=["players"])
+ClubFilter = Annotated[int, Query(ge=1, le=MAX_ID, description="only the matches of this club's rooms")]
+PresetFilter = Annotated[str, Query(min_length=1, max_length=80,
+                                    description="only the matches opened from a club preset of this name")]
 
 
 def valid_name(body: PlayerCreate, settings: Settings) -> str:
@@ -86,11 +89,12 @@ async def my_matches(player: PlayerDep, history: HistoryDep,
                      with_player: Annotated[int | None, Query(ge=1, le=MAX_ID,
                                                              description="only matches with this player too")] = None,
                      since: Timestamp | None = None, until: Timestamp | None = None,
-                     status: StatusFilter | None = None,
+                     status: StatusFilter | None = None, club: ClubFilter | None = None,
+                     preset: PresetFilter | None = None,
                      limit: int = Query(50, ge=1, le=500), offset: Count = 0) -> list[dict]:
     return await run_in_threadpool(partial(
         history.matches, player_id=player.id, with_player=with_player, variant=variant,
-        since=since, until=until, status=status, limit=limit, offset=offset))
+        since=since, until=until, status=status, club=club, preset=preset, limit=limit, offset=offset))
 
 
 @router.get("/me/games", response_model=list[MyGame], responses=responses(*AUTH))
@@ -114,7 +118,9 @@ async def unmute_room(code: RoomCode, player: PlayerDep, history: HistoryDep) ->
 
 
 @router.get("/{player_id}/stats", response_model=PlayerStats, responses=responses(UnknownPlayer))
-async def stats(history: HistoryDep, player_id: Id) -> dict:
+async def stats(history: HistoryDep, player_id: Id, club: ClubFilter | None = None,
+                preset: PresetFilter | None = None) -> dict:
     """What the player's finished deals say: deals, contracts declared and made, bids,
-    marriages, Король titles (the typed score / role rows)."""
-    return await run_in_threadpool(history.stats, player_id)
+    marriages, Король titles (the typed score / role rows); with ``club`` / ``preset``
+    only the matches of that club / opened from a preset of that name."""
+    return await run_in_threadpool(partial(history.stats, player_id, club=club, preset=preset))

@@ -521,20 +521,37 @@ def record_rows(c: Connection, match_id: str, seats: int, score_rows: list[tuple
             c.execute(insert(model), dicts)
 
 
-def player_stats(s: Session, player_id: int) -> dict:
-    """What a player's finished deals say (seat_results of the matches he sat in)."""
+def of_preset(q, match_id, club: int | None, preset: str | None):
+    """``q`` kept to the matches of a club (``club``) and its preset (``preset``: the
+    name the match copied from it; issue 37: statistics by preset)."""
+    if club is None and preset is None:
+        return q
+    chosen = select(m.Match.id)
+    if club is not None:
+        chosen = chosen.where(m.Match.club_id == club)
+    if preset is not None:
+        chosen = chosen.where(m.Match.preset_name == preset)
+    return q.where(match_id.in_(chosen))
+
+
+def player_stats(s: Session, player_id: int, *, club: int | None = None, preset: str | None = None) -> dict:
+    """What a player's finished deals say (seat_results of the matches he sat in), all
+    of them or those of a club's preset (``of_preset``)."""
     r = m.SeatResult
     mp = m.MatchPlayer
     on = (r.match_id == mp.match_id) & (r.seat == mp.seat_no) & (mp.player_id == player_id)
-    deals = s.execute(select(
+    deals = s.execute(of_preset(select(
         func.count(), func.sum(func.cast(r.declarer, Integer)),
         func.sum(func.cast(r.made.is_(True), Integer)), func.avg(r.bid), func.max(r.bid),
-        func.sum(r.marriages)).join(mp, on).where(r.kind == "deal")).one()
-    titles = dict(s.execute(select(r.title, func.count()).join(mp, on)
-                            .where(r.kind == "round", r.title.is_not(None)).group_by(r.title)).all())
-    played = s.scalar(select(func.count()).select_from(mp).where(mp.player_id == player_id)) or 0
-    finished = s.scalar(select(func.count()).select_from(mp).join(m.Match, m.Match.id == mp.match_id)
-                        .where(mp.player_id == player_id, m.Match.status == "finished")) or 0
+        func.sum(r.marriages)).join(mp, on).where(r.kind == "deal"), r.match_id, club, preset)).one()
+    titles = dict(s.execute(of_preset(select(r.title, func.count()).join(mp, on)
+                                      .where(r.kind == "round", r.title.is_not(None)), r.match_id, club, preset)
+                            .group_by(r.title)).all())
+    played = s.scalar(of_preset(select(func.count()).select_from(mp).where(mp.player_id == player_id),
+                                mp.match_id, club, preset)) or 0
+    finished = s.scalar(of_preset(select(func.count()).select_from(mp).join(m.Match, m.Match.id == mp.match_id)
+                                  .where(mp.player_id == player_id, m.Match.status == "finished"),
+                                  mp.match_id, club, preset)) or 0
     return {"player": player_id, "matches": played, "finished_matches": finished,
             "deals": deals[0] or 0, "declared": deals[1] or 0, "made": deals[2] or 0,
             "mean_bid": round(float(deals[3]), 1) if deals[3] is not None else None,
@@ -552,8 +569,9 @@ def finish_match(c: Connection, match_id: str, result: dict, when: datetime,
 def list_matches(s: Session, *, room_id: int | None = None, player_id: int | None = None,
                  with_player: int | None = None, variant: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 status: str | None = None, limit: int = 100, offset: int = 0) -> list[m.Match]:
-    q = select(m.Match)
+                 status: str | None = None, club: int | None = None, preset: str | None = None,
+                 limit: int = 100, offset: int = 0) -> list[m.Match]:
+    q = of_preset(select(m.Match), m.Match.id, club, preset)
     if room_id is not None:
         q = q.where(m.Match.room_id == room_id)
     for pid in (player_id, with_player):

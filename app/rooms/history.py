@@ -186,8 +186,8 @@ class History:
         out.update(self._shown(match, gate))
         return out
 
-    def stats(self, player_id: int) -> dict:
+    def stats(self, player_id: int, club: int | None = None, preset: str | None = None) -> dict:
         with self.db.read() as s:
             if store.find_player(s, player_id) is None:
                 raise UnknownPlayer(f"no player {player_id}")
-            return store.player_stats(s, player_id)
+            return store.player_stats(s, player_id, club=club, preset=preset)

@@ -279,6 +279,15 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     assert c.get(f"/api/matches/{match_id}").json()["preset"] == "Наша"
     assert c.get(f"/api/matches/{match_id}/export.json").json()["preset"] == "Наша"
     assert "\nPreset: Наша\n" in c.get(f"/api/matches/{match_id}/export.txt").text
+    # statistics and my matches kept to a club's preset (issue 37 item 2)
+    everything = c.get(f"/api/players/{owner['id']}/stats").json()
+    assert c.get(f"/api/players/{owner['id']}/stats", params={"club": cid, "preset": "Наша"}).json() == everything
+    other = c.get(f"/api/players/{owner['id']}/stats", params={"preset": "Другая"}).json()
+    assert (other["matches"], other["deals"], other["titles"]) == (0, 0, {})
+    assert everything["matches"] >= 1 and everything["deals"] >= 1
+    mine = c.get("/api/players/me/matches", params={"preset": "Наша"}, headers=auth(owner)).json()
+    assert [x["id"] for x in mine] == [match_id]
+    assert c.get("/api/players/me/matches", params={"club": cid, "preset": "Другая"}, headers=auth(owner)).json() == []
     sheet = c.get(f"/api/matches/{match_id}/scoresheet.csv").text.splitlines()
     assert sheet[:3] == ["preset,Наша", "", sheet[2]] and sheet[2].startswith("deal,dealer,")
 
