@@ -57,8 +57,10 @@ class PlayerPages:
                     "stats": sql.family_stats(c, player_id, totals)}
         return await self._connected(read)
 
-    async def rating_history(self, player_id: int, family: str, limit: int, before: int | None) -> list[dict]:
-        rows = await self._of_player(player_id, lambda c: sql.rating_history(c, player_id, family, limit, before))
+    async def rating_history(self, player_id: int, family: str, limit: int, before: int | None,
+                             club: int | None = None, preset: str | None = None) -> list[dict]:
+        rows = await self._of_player(player_id, lambda c: sql.rating_history(c, player_id, family, limit, before,
+                                                                             club, preset))
         return [{**r, "ordinal": ordinal(r["mu"], r["sigma"])} for r in rows]
 
     async def rating_chart(self, player_id: int, family: str, points: int) -> dict:

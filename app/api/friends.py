@@ -52,11 +52,15 @@ Family = Annotated[str, Path(max_length=32, description="a family", json_schema_
 async def rating_history(player_id: PlayerId, family: Family, pages: PagesDep,
                          limit: int = Query(100, ge=1, le=1000),
                          before: int | None = Query(None, ge=1, le=MAX_ID,
-                                                    description="page on: the last id of the page before")
+                                                    description="page on: the last id of the page before"),
+                         club: int | None = Query(None, ge=1, le=MAX_ID, description="only this club's matches"),
+                         preset: str | None = Query(None, min_length=1, max_length=80,
+                                                    description="only the matches of a club preset of this name")
                          ) -> list[dict]:
     """The rating's history in one family, newest first, ``n``: the player's n-th rated
-    match there (``before``: keyset paging)."""
-    return await pages.rating_history(player_id, family, limit, before)
+    match there (``before``: keyset paging); ``club`` / ``preset``: how the rating moved
+    in that club's matches / a preset's (the rating stays the one over all matches)."""
+    return await pages.rating_history(player_id, family, limit, before, club, preset)
 
 
 @router.get("/{player_id}/ratings/{family}/chart", responses=PLAYER)

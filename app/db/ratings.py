@@ -31,7 +31,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from . import models as m
 from .errors import Invalid
-from .store import utc
+from .store import of_preset, utc
 
 Reader = Session | Connection
 
@@ -333,11 +333,14 @@ def ratings_of(s: Reader, player_id: int) -> list[dict]:
     return [{"family": f, "mu": mu, "sigma": sigma, "matches": n} for f, mu, sigma, n in s.execute(q)]
 
 
-def rating_history(s: Reader, player_id: int, family: str, limit: int, before_id: int | None) -> list[dict]:
+def rating_history(s: Reader, player_id: int, family: str, limit: int, before_id: int | None,
+                   club: int | None = None, preset: str | None = None) -> list[dict]:
     """The player's rating events in one family, newest first (keyset paging on id:
-    ``before_id`` = the last id of the page before)."""
+    ``before_id`` = the last id of the page before); with ``club`` / ``preset`` only
+    those of that club's matches / of a club preset of that name (``store.of_preset``)."""
     e = RatingEvent.__table__.c
-    q = select(e.id, *[e[c] for c in HISTORY_COLUMNS]).where(e.player_id == player_id, e.family == family)
+    q = of_preset(select(e.id, *[e[c] for c in HISTORY_COLUMNS]).where(e.player_id == player_id, e.family == family),
+                  e.match_id, club, preset)
     if before_id is not None:
         q = q.where(e.id < before_id)
     return [{"id": r[0], "n": r[1], "match": r[2], "place": r[3], "mu_before": r[4], "sigma_before": r[5],

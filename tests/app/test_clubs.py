@@ -232,7 +232,7 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     c = cclient
     cid, people = club_of_four(c)
     owner = people[0]
-    preset = make_preset(c, cid, owner)
+    preset = make_preset(c, cid, owner, rated=True)  # rated: the rating history by preset below
     body = {"name": "Зима", "starts_at": PAST, "ends_at": FUTURE, "families": ["korol"],
             "points": [5, 3, 1, 0], "min_matches": 1}
     refused(c.post(f"/api/clubs/{cid}/seasons", json=body, headers=auth(people[1])), 403, "not_club_admin")
@@ -288,6 +288,10 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     mine = c.get("/api/players/me/matches", params={"preset": "Наша"}, headers=auth(owner)).json()
     assert [x["id"] for x in mine] == [match_id]
     assert c.get("/api/players/me/matches", params={"club": cid, "preset": "Другая"}, headers=auth(owner)).json() == []
+    moves = c.get(f"/api/players/{owner['id']}/ratings/korol").json()
+    assert [x["match"] for x in moves] == [match_id]
+    assert c.get(f"/api/players/{owner['id']}/ratings/korol", params={"club": cid, "preset": "Наша"}).json() == moves
+    assert c.get(f"/api/players/{owner['id']}/ratings/korol", params={"preset": "Другая"}).json() == []
     sheet = c.get(f"/api/matches/{match_id}/scoresheet.csv").text.splitlines()
     assert sheet[:3] == ["preset,Наша", "", sheet[2]] and sheet[2].startswith("deal,dealer,")
 
