@@ -54,7 +54,7 @@ async def rating_history(player_id: PlayerId, family: Family, pages: PagesDep,
                          before: int | None = Query(None, ge=1, le=MAX_ID,
                                                     description="page on: the last id of the page before"),
                          club: int | None = Query(None, ge=1, le=MAX_ID, description="only this club's matches"),
-                         preset: str | None = Query(None, min_length=1, max_length=80,
+                         preset: str | None = Query(None, min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$",
                                                     description="only the matches of a club preset of this name")
                          ) -> list[dict]:
     """The rating's history in one family, newest first, ``n``: the player's n-th rated

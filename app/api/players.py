@@ -42,7 +42,7 @@ from .schemas import (
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 ClubFilter = Annotated[int, Query(ge=1, le=MAX_ID, description="only the matches of this club's rooms")]
-PresetFilter = Annotated[str, Query(min_length=1, max_length=80,
+PresetFilter = Annotated[str, Query(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$",
                                     description="only the matches opened from a club preset of this name")]
 
 
