@@ -91,5 +91,5 @@ def test_takeover_a_bot_plays_for_the_host_who_waits(server, new_page, screensho
     host.screenshot(path=str(screenshots / "table-takeover.png"))
     start_version = int(host.locator(".felt").get_attribute("data-version") or 0)
     host.wait_for_function(
-        f"() => Number(document.querySelector('.felt').dataset.version) > {start_version + 8}", timeout=20000)
+        f"() => Number(document.querySelector('.felt').dataset.version) > {start_version + 8}", timeout=60000)
     assert not host.errors, host.errors
