@@ -1,7 +1,8 @@
 """The club page's API for a club of many members and matches, on PostgreSQL (issue 37).
 
     .venv/bin/python bench/club_page.py [--members 200] [--matches 10000] [--rooms 500]
-        [--other-clubs 20] [--other-matches 500] [--requests 200]
+        [--other-clubs 20] [--other-matches 500] [--site-players 20000] [--site-rooms 20000]
+        [--requests 200]
         [--url postgresql://postgres@127.0.0.1:5432/test]
 
 Creates a fresh database ``kozyr_club_bench_<random>`` on the server of ``--url``
@@ -9,7 +10,8 @@ Creates a fresh database ``kozyr_club_bench_<random>`` on the server of ``--url`
 ``--matches`` finished four-seat Король matches in ``--rooms`` of its rooms (matches,
 match_players, standings: what the server writes when a match ends; the rooms' last
 matches finished, plus 20 rooms waiting), and ``--other-clubs`` more clubs of the same
-people with ``--other-matches`` matches each.  Then an admin creates a season over all of
+people with ``--other-matches`` matches each, and the rest of a site: ``--site-players``
+players and ``--site-rooms`` rooms outside clubs.  Then an admin creates a season over all of
 them through the API (which counts the matches already played: the time is printed),
 and each route of the club page is timed through the whole application (Starlette's
 TestClient: routing, validation, SQL, JSON), ``--requests`` times each: p50 / p99 /
@@ -122,6 +124,23 @@ def seed_others(db, clubs: int, members: list[int], matches: int) -> None:
             s.execute(insert(m.MatchPlayer), seats)
 
 
+def seed_site(db, players: int, rooms: int) -> None:
+    """The rest of a site: ``players`` players in no club and ``rooms`` rooms outside clubs
+    (each with its four seats), so players and rooms are a server's tables, not one
+    club's (on a table of a few hundred rows the planner rightly reads it whole)."""
+    start = datetime(2025, 6, 1, tzinfo=UTC)
+    with db.write() as s:
+        ids = list(s.scalars(insert(m.Player).returning(m.Player.id), [
+            {"token_hash": f"person:{secrets.token_hex(16)}", "name": f"Someone {i}"} for i in range(players)]))
+        for i in range(0, rooms, 5000):
+            room_ids = list(s.scalars(insert(m.Room).returning(m.Room.id), [
+                {"code": secrets.token_hex(5).upper(), "variant": "thousand-ru", "options": {}, "seat_count": 3,
+                 "host_id": ids[n % len(ids)], "created_at": start + timedelta(minutes=n)}
+                for n in range(i, min(rooms, i + 5000))]))
+            s.execute(insert(m.Seat), [{"room_id": r, "seat_no": k, "player_id": None}
+                                       for r in room_ids for k in range(3)])
+
+
 def explain_route(db, client, route: str, headers: dict) -> None:
     """EXPLAIN ANALYZE of every statement of one request of ``route``."""
     def work() -> None:
@@ -137,6 +156,8 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=200)
     ap.add_argument("--other-clubs", type=int, default=20, help="more clubs of the same people")
     ap.add_argument("--other-matches", type=int, default=500, help="finished matches of each other club")
+    ap.add_argument("--site-players", type=int, default=20_000, help="players in no club")
+    ap.add_argument("--site-rooms", type=int, default=20_000, help="rooms outside clubs")
     ap.add_argument("--url", default="postgresql://postgres@127.0.0.1:5432/test")
     args = ap.parse_args()
     name = f"kozyr_club_bench_{secrets.token_hex(4)}"
@@ -150,10 +171,11 @@ def main() -> None:
             t0 = time.perf_counter()
             club, token, ids = seed(db, args.members, args.matches, args.rooms)
             seed_others(db, args.other_clubs, ids, args.other_matches)
+            seed_site(db, args.site_players, args.site_rooms)
             headers = {"Authorization": f"Bearer {token}"}
             print(f"seeded a club of {args.members} members with {args.matches} finished matches in "
                   f"{args.rooms} rooms, and {args.other_clubs} more clubs of them with {args.other_matches} "
-                  f"matches each, in {time.perf_counter() - t0:.1f} s")
+                  f"matches each, and {args.site_players} players and {args.site_rooms} rooms outside clubs, in {time.perf_counter() - t0:.1f} s")
             t0, c0 = time.perf_counter(), time.process_time()
             r = client.post(f"/api/clubs/{club}/seasons", headers=headers, json={
                 "name": "Bench", "starts_at": "2025-12-01T00:00:00Z", "ends_at": "2030-01-01T00:00:00Z",
