@@ -1,7 +1,8 @@
 """Club events (issue 37 items 4 and 6): an event of a club at a time, time-zone aware;
 admins create, change and cancel it, members answer yes / no / maybe; a reminder
 ``REMIND_BEFORE`` the start goes to those who said yes or maybe, through the one
-notification path (``Notifier.notify``, kind ``club_event``); an event as an
+notification path (``Notifier.notify``, kind ``club_event``), and so does word at once
+when an admin moves its start or cancels it; an event as an
 iCalendar file.  SQL in app/db/club_events.py; who may do what is app/clubs.py's
 (``Clubs``' checks: a private club is unknown to outsiders).
 
@@ -115,11 +116,12 @@ class ClubEvents:
         now = self.clock.now()
         fields = self._checked(fields, now)
 
-        def work(s: Session) -> dict:
+        def work(s: Session) -> tuple[dict, dict | None]:
             self.clubs._admin(s, club_id, player.id)
             row = sql.event_row(s, club_id, event_id, lock=s.info["lock"])
             if row.cancelled_at is not None:
                 raise sql.EventCancelled("this event is cancelled")
+            moved = False
             if "preset" in fields:
                 if fields["preset"] is not None:
                     csql.preset_row(s, club_id, fields["preset"])
@@ -132,24 +134,41 @@ class ClubEvents:
             if fields.get("duration_minutes") is not None:
                 length = timedelta(minutes=fields["duration_minutes"])
             if fields.get("starts_at") is not None and fields["starts_at"] != starts:
-                starts = fields["starts_at"]
+                starts, moved = fields["starts_at"], True
                 row.starts_at, row.remind_at = starts, remind_at(starts, now)
             row.ends_at, row.updated_at = starts + length, now
             s.flush()
-            return self._one(s, row, player.id, answers=True)
-        return await self._write(work)
+            return self._one(s, row, player.id, answers=True), sql.told(s, row) if moved else None
+        event, told = await self._write(work)
+        self._tell(told, "moved", player.id)
+        return event
 
     async def cancel(self, player, club_id: int, event_id: int) -> dict:
         """Off the club page; its reminder is not sent; answers are no longer taken."""
-        def work(s: Session) -> dict:
+        def work(s: Session) -> tuple[dict, dict]:
             self.clubs._admin(s, club_id, player.id)
             row = sql.event_row(s, club_id, event_id, lock=s.info["lock"])
             if row.cancelled_at is not None:
                 raise sql.EventCancelled("this event is cancelled already")
             row.cancelled_at, row.remind_at = self.clock.now(), None
             s.flush()
-            return self._one(s, row, player.id, answers=True)
-        return await self._write(work)
+            return self._one(s, row, player.id, answers=True), sql.told(s, row)
+        event, told = await self._write(work)
+        self._tell(told, "cancelled", player.id)
+        return event
+
+    def _tell(self, told: dict | None, change: str, admin: int) -> None:
+        """After the commit: those who said yes or maybe hear at once that the event moved
+        or is cancelled (kind ``club_event`` with ``change``), the admin who did it aside."""
+        if told is None or self.notify is None:
+            return
+        for pid in told["players"]:
+            if pid != admin:
+                self.notify(pid, "club_event", change=change, **self._facts(told))
+
+    @staticmethod
+    def _facts(told: dict) -> dict:
+        return {k: told[k] for k in ("club", "club_name", "event", "title", "starts", "time_zone")}
 
     # -- members -----------------------------------------------------------------------------
 
@@ -203,8 +222,7 @@ class ClubEvents:
             self.reminded += 1
             for pid in c["players"]:
                 if self.notify is not None:
-                    self.notify(pid, "club_event", club=c["club"], club_name=c["club_name"], event=c["event"],
-                                title=c["title"], starts=c["starts"], time_zone=c["time_zone"])
+                    self.notify(pid, "club_event", **self._facts(c))
         return [c["event"] for c in claims]
 
 

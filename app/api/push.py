@@ -65,7 +65,7 @@ class Kinds(BaseModel):
     takeback: bool = Field(description="a take-back request waits for my answer")
     finished: bool = Field(description="a match of mine ended")
     chat: bool = Field(description="a message in a room's chat")
-    club_event: bool = Field(description="a club event I said yes or maybe to starts within the hour")
+    club_event: bool = Field(description="a club event I said yes or maybe to starts within the hour, is moved or is cancelled")
 
 
 class Notifications(BaseModel):

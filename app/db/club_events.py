@@ -141,10 +141,18 @@ def claim_reminders(s: Session, now: datetime, limit: int) -> list[dict]:
     out = []
     for event, club_name in rows:
         event.remind_at = None
-        people = [r[1] for r in s.execute(_active([event.id])) if r[2] in REMINDED]
-        out.append({"event": event.id, "club": event.club_id, "club_name": club_name, "title": event.title,
-                    "starts": utc(aware(event.starts_at)), "time_zone": event.time_zone, "players": sorted(people)})
+        out.append(told(s, event, club_name))
     return out
+
+
+def told(s: Session, event: m.ClubEvent, club_name: str | None = None) -> dict:
+    """Whom a reminder or a change of ``event`` goes to (its club's active members who said
+    yes or maybe: ``players``) and what the notification names."""
+    if club_name is None:
+        club_name = s.scalar(select(m.Club.name).where(m.Club.id == event.club_id))
+    people = [r[1] for r in s.execute(_active([event.id])) if r[2] in REMINDED]
+    return {"event": event.id, "club": event.club_id, "club_name": club_name, "title": event.title,
+            "starts": utc(aware(event.starts_at)), "time_zone": event.time_zone, "players": sorted(people)}
 
 
 def next_reminder(s: Session) -> datetime | None:

@@ -364,10 +364,12 @@ class Notifier:
                     else t(lang, "push.summary_room", n=len(items), room=room),
                     "url": f"/room/{room}" if room else "/#/games", "tag": f"room-{room}" if room else "kozyr"}
         e = next(iter(items.values()))
-        if e.kind == "club_event":  # app/club_events.py: its start in the event's own zone
+        if e.kind == "club_event":  # app/club_events.py: its start in the event's own zone; a reminder, or word of a move or cancellation
             when = _when(e.facts.get("starts"), P.zone(str(e.facts.get("time_zone") or "UTC")))
             words = {"title": str(e.facts.get("title", "")), "club": str(e.facts.get("club_name", "")), "when": when}
-            return {"title": t(lang, "push.club_event_title", **words), "body": t(lang, "push.club_event", **words),
+            key = {"moved": "club_event_moved", "cancelled": "club_event_cancelled"}.get(
+                str(e.facts.get("change")), "club_event")
+            return {"title": t(lang, f"push.{key}_title", **words), "body": t(lang, f"push.{key}", **words),
                     "url": f"/#/club/{e.facts.get('club')}", "tag": f"club-event-{e.facts.get('event')}"}
         room = e.room or ""
         lines = chats.get(e.room, 1)

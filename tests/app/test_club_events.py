@@ -218,12 +218,68 @@ def test_the_reminder_goes_once_an_hour_before_to_yes_and_maybe(eclient):
         r = c.patch(f"/api/clubs/{cid}/events/{ev['id']}", headers=auth(owner),
                     json={"starts_at": (datetime.fromisoformat(ev["starts_at"]) + timedelta(hours=2)).isoformat()})
         assert r.status_code == 200, r.text
+        assert [f.get("change") for _, _, f in sent[2:]] == ["moved", "moved"]  # told at once
         k.clock.advance(2 * 3600)
         moved += 2 * 3600
-        assert c.portal.call(k.club_events.sweep) == [ev["id"]] and len(sent) == 4
+        assert c.portal.call(k.club_events.sweep) == [ev["id"]] and len(sent) == 6
+        assert [f.get("change") for _, _, f in sent[4:]] == [None, None]  # the reminder again
     finally:
         k.club_events.notify = real
         k.clock.advance(-moved)
+
+
+def test_a_move_or_a_cancel_tells_yes_and_maybe_at_once(eclient):
+    """README "Clubs", Events, Moved or cancelled: those who said yes or maybe hear of a
+    new start and of a cancel at once (kind club_event with ``change``), the admin who did
+    it and those who said no are not told; a change of the title alone tells nobody."""
+    c = eclient
+    k = c.app.state
+    cid, owner, (ann, bob) = club_with(c)
+    cara = new_player(c)
+    token = c.post(f"/api/clubs/{cid}/invites", headers=auth(owner)).json()["token"]
+    c.post(f"/api/club-invites/{token}/join", headers=auth(cara))
+    ev = new_event(c, cid, owner)
+    for who, answer in ((ann, "yes"), (bob, "maybe"), (cara, "no"), (owner, "yes")):
+        c.put(f"/api/clubs/{cid}/events/{ev['id']}/rsvp", headers=auth(who), json={"answer": answer})
+    sent: list[tuple] = []
+    real, k.club_events.notify = k.club_events.notify, lambda player, kind, **facts: sent.append((player, kind, facts))
+    try:
+        r = c.patch(f"/api/clubs/{cid}/events/{ev['id']}", headers=auth(owner), json={"title": "Тысяча в субботу"})
+        assert r.status_code == 200 and sent == []
+        new_start = datetime.fromisoformat(ev["starts_at"]) + timedelta(days=1, hours=2)
+        r = c.patch(f"/api/clubs/{cid}/events/{ev['id']}", headers=auth(owner), json={"starts_at": new_start.isoformat()})
+        assert r.status_code == 200, r.text
+        assert sorted(p for p, _, _ in sent) == sorted([ann["id"], bob["id"]])
+        assert all(kind == "club_event" and f["change"] == "moved" and f["title"] == "Тысяча в субботу"
+                   and datetime.fromisoformat(f["starts"]) == new_start and f["event"] == ev["id"]
+                   for _, kind, f in sent)
+        sent.clear()
+        # the same start again is no move
+        assert c.patch(f"/api/clubs/{cid}/events/{ev['id']}", headers=auth(owner),
+                       json={"starts_at": new_start.isoformat()}).status_code == 200
+        assert sent == []
+        # a refused change tells nobody
+        refused(c.patch(f"/api/clubs/{cid}/events/{ev['id']}", headers=auth(ann),
+                        json={"starts_at": (new_start + timedelta(hours=1)).isoformat()}), 403, "not_club_admin")
+        assert sent == []
+        assert c.post(f"/api/clubs/{cid}/events/{ev['id']}/cancel", headers=auth(owner)).status_code == 200
+        assert sorted(p for p, _, _ in sent) == sorted([ann["id"], bob["id"]])
+        assert {f["change"] for _, _, f in sent} == {"cancelled"}
+    finally:
+        k.club_events.notify = real
+
+
+def test_the_words_of_a_move_and_a_cancel(eclient):
+    from app.push.notifier import Event
+
+    n = eclient.app.state.notifier
+    facts = {"club": 7, "club_name": "Четверги", "event": 3, "title": "Тысяча",
+             "starts": "2031-01-10T18:00:00+00:00", "time_zone": WARSAW}
+    moved = n.compose([Event(5, "club_event", None, None, {**facts, "change": "moved"})], "ru", {}, ZoneInfo("UTC"))
+    assert moved == {"title": "Перенесено: Тысяча", "body": "Четверги: «Тысяча» теперь начинается 2031-01-10 19:00 CET.",
+                     "url": "/#/club/7", "tag": "club-event-3"}
+    off = n.compose([Event(5, "club_event", None, None, {**facts, "change": "cancelled"})], "pl", {}, ZoneInfo("UTC"))
+    assert off["title"] == "Odwołane: Тысяча" and off["body"] == "Четверги: „Тысяча” (2031-01-10 19:00 CET) się nie odbędzie."
 
 
 def test_the_notification_names_the_event_in_its_zone_and_opens_the_club(eclient):
