@@ -96,6 +96,46 @@ def test_an_admin_creates_an_event_and_a_member_answers(server, new_page):
     assert json.loads(phone.evaluate("localStorage.getItem('kozyr.player')"))["id"] == member["id"]
 
 
+def test_an_admin_changes_an_event_in_its_own_zone(server, new_page):
+    """The Change form is the event filled in (its start as the wall clock of its own zone,
+    not the reader's); saving sends what changed; the page and the API show the new start."""
+    cid, owner, member = club_of_two(server)
+    start = (datetime.now(ZoneInfo("America/New_York")) + timedelta(days=4)).replace(hour=18, minute=15, second=0,
+                                                                                     microsecond=0)
+    ev = call(server, "POST", f"/api/clubs/{cid}/events", owner["token"], {
+        "title": "Król online", "starts_at": start.isoformat(), "time_zone": "America/New_York",
+        "duration_minutes": 150, "note": "Zoom"})
+    call(server, "PUT", f"/api/clubs/{cid}/events/{ev['id']}/rsvp", member["token"], {"answer": "yes"})
+    admin = new_page(PHONE, lang="pl")
+    as_player(admin, server, owner)
+    admin.goto(f"{server}/#/club/{cid}")
+    item = admin.locator("[data-role=club-events] .club-event")
+    item.wait_for()
+    item.locator("[data-role=edit-event] > summary").click()
+    form = item.locator("[data-role=edit-event-form]")
+    assert form.locator("input[name=title]").input_value() == "Król online"
+    assert form.locator("input[name=starts]").input_value() == start.strftime("%Y-%m-%dT%H:%M")
+    assert form.locator("select[name=time_zone]").input_value() == "America/New_York"
+    assert (form.locator("input[name=duration]").input_value(), form.locator("textarea[name=note]").input_value()) == \
+        ("150", "Zoom")
+    later = start + timedelta(days=1, hours=1)
+    form.locator("input[name=starts]").fill(later.strftime("%Y-%m-%dT%H:%M"))
+    form.locator("input[name=title]").fill("Król online — przeniesiony")
+    form.locator("[data-role=save-event]").click()
+    admin.locator("[data-role=event-title]", has_text="przeniesiony").wait_for()
+    got = call(server, "GET", f"/api/clubs/{cid}/events/{ev['id']}", owner["token"])
+    assert datetime.fromisoformat(got["starts_at"]) == later and got["time_zone"] == "America/New_York"
+    assert (got["duration_minutes"], got["note"], got["counts"]["yes"]) == (150, "Zoom", 1)  # the rest kept
+    assert no_sideways_overflow(admin)
+    # the member sees no Change
+    phone = new_page(PHONE, lang="en")
+    as_player(phone, server, member)
+    phone.goto(f"{server}/#/club/{cid}")
+    phone.locator("[data-role=club-events] .club-event").wait_for()
+    assert phone.locator("[data-role=edit-event]").count() == 0
+    assert not admin.errors and not phone.errors, (admin.errors, phone.errors)
+
+
 # --- screenshots (make screenshots; not in CI) -------------------------------------------------
 
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
@@ -134,6 +174,10 @@ def test_club_events_screenshots(server, new_page, screenshots, events_scene, la
             panel.locator("[data-role=new-event] > summary").click()
         panel.scroll_into_view_if_needed()
         panel.screenshot(path=str(screenshots / f"club-events-{who}-{size}-{lang}.png"))
+        if who == "owner":
+            panel.locator("[data-role=new-event] > summary").click()
+            panel.locator("[data-role=edit-event] > summary").first.click()
+            panel.screenshot(path=str(screenshots / f"club-events-change-{size}-{lang}.png"))
         shots.append((who, no_sideways_overflow(page)))
         assert not page.errors
     assert all(ok for _, ok in shots), shots
