@@ -3,9 +3,10 @@
 // or a bot per place) and a duplicate's page (#/club/ID/duplicate/DUP): its tables with
 // their join links, the deals every table has finished compared hand by hand, and the
 // standings (raw = cards + skill).  Everything comes from /api/clubs/{id}/duplicates
-// (README "Clubs (issue 37)", Duplicate matches); the page computes nothing.
+// (README "Clubs (issue 37)", Duplicate matches); the page computes nothing.  While the
+// tables play, the page is drawn again every REFRESH_MS (dom.js redrawLater).
 
-import { h, clear } from './dom.js';
+import { h, clear, redrawLater } from './dom.js';
 import { t, number, errorText, dateTime } from './i18n.js';
 import { api, req, me } from './api.js';
 import { gameName } from './names.js';
@@ -13,6 +14,7 @@ import { gameName } from './names.js';
 const fmt = (x) => number(x, { maximumFractionDigits: 2 });
 const signed = (x) => (x > 0 ? '+' : '') + fmt(x);
 const LEVELS = ['basic', 'strong', 'expert', 'random'];
+const REFRESH_MS = 10000;  // a playing duplicate's page is drawn again this often
 
 export const duplicatesApi = {
   list: (club) => req('GET', `/clubs/${club}/duplicates`),
@@ -94,6 +96,7 @@ export async function renderDuplicate(root, club, id, ctx) {
     return;
   }
   const name = (pos) => (d.roster.find((r) => r.position === pos) || {}).name || `#${pos + 1}`;
+  const y = window.scrollY;
   clear(root).append(h('div', { class: 'duplicate-page', 'data-duplicate': d.id },
     h('section', { class: 'panel' },
       h('p', { class: 'muted small' }, ctx.link(`/#/club/${club}`, t('dup.back'))),
@@ -124,6 +127,10 @@ export async function renderDuplicate(root, club, id, ctx) {
           h('td', { text: t('dup.hand_n', { n: hand.seat + 1 }) }),
           ...hand.scores.map((score, tb) => h('td', null, h('b', { text: fmt(score) }), h('div', { class: 'muted small', text: name(hand.held_by[tb]) }))),
           h('td', { text: fmt(hand.average) }))))))) : h('p', { class: 'muted', text: t('dup.no_deals') }))));
+  window.scrollTo(0, y);
+  if (d.status === 'playing') {  // live: the tables' deals and the standings drawn again while shown
+    redrawLater(root, `.duplicate-page[data-duplicate="${d.id}"]`, `#/club/${club}/duplicate/${id}`, () => renderDuplicate(root, club, id, ctx), REFRESH_MS);
+  }
 }
 
 // --- "Replay this deal" (history.js's deal view) ----------------------------------------------

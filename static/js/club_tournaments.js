@@ -5,7 +5,7 @@
 // "Clubs", Tournaments); the server opens the rounds, the page only shows them, drawn
 // again every few seconds while the tournament runs.
 
-import { h, clear, placePoints } from './dom.js';
+import { h, clear, placePoints, redrawLater } from './dom.js';
 import { t, dateTime, number, errorText, listOf } from './i18n.js';
 import { req, me } from './api.js';
 import { gameName } from './names.js';
@@ -136,12 +136,7 @@ export async function renderTournament(root, club, id, ctx, ui) {
     head(x, page, club, id, ctx, redraw), roundsPanel(x, club, ctx), standingsPanel(x, club, id), entrantsPanel(x, page, club, id, redraw)));
   window.scrollTo(0, y);
   if (x.status === 'running' || x.status === 'open') {  // live: drawn again while this page is shown
-    const later = () => {
-      if (!root.querySelector(`[data-tournament-page="${id}"]`) || location.hash !== `#/club/${club}/tournament/${id}`) return;
-      if (root.querySelector('[data-armed=true], button:disabled')) setTimeout(later, REFRESH_MS);  // a "Sure?" or a call under way
-      else redraw();
-    };
-    setTimeout(later, REFRESH_MS);
+    redrawLater(root, `[data-tournament-page="${id}"]`, `#/club/${club}/tournament/${id}`, redraw, REFRESH_MS);
   }
 }
 

@@ -102,3 +102,15 @@ export function placePoints(text) {
   if (points.length > 4 || !points.every((x) => /^\d{1,3}$/.test(x))) return null;
   return points.map(Number);
 }
+
+// A live page drawn again: `redraw` after `ms` while `root` still shows `selector` at the
+// address `hash`; while a "Sure?" is armed, a call is under way (a button disabled) or the
+// tab is hidden, it waits another `ms` instead (the tournament and duplicate pages).
+export function redrawLater(root, selector, hash, redraw, ms = 5000) {
+  const later = () => {
+    if (!root.querySelector(selector) || location.hash !== hash) return;
+    if (document.hidden || root.querySelector('[data-armed=true], button:disabled')) setTimeout(later, ms);
+    else redraw();
+  };
+  setTimeout(later, ms);
+}

@@ -1,6 +1,6 @@
 """Duplicate matches in the browser (issue 37 item 5): a duplicate started from the club
 page's form (a member and a bot, two tables of one seed), both tables played to their end,
-the duplicate's page with its tables, the deal-by-deal comparison and standings that add
+the duplicate's page (drawn again by itself while the tables play) with its tables, the deal-by-deal comparison and standings that add
 up (score = cards + skill for each, the skills summing to 0), and "Replay this deal" in a
 table's history opening a new room.  At 1366x768 and 390x844; screenshots in ru / pl / en
 at both sizes behind KOZYR_SCREENSHOTS=1."""
@@ -66,6 +66,7 @@ def test_a_duplicate_match_on_two_tables_whose_standings_add_up(server, new_page
     owner, cid, preset = club_with_preset(server, "Ola")
     page = new_page(SIZES[size], lang="en")
     as_player(page, server, owner)
+    page.clock.install()  # the page's timers run when the test says (its redraw while the tables play)
     page.goto(f"{server}/#/club/{cid}")
     box = page.locator("[data-role=new-duplicate-box]")
     box.locator("summary").click()
@@ -84,9 +85,11 @@ def test_a_duplicate_match_on_two_tables_whose_standings_add_up(server, new_page
     assert "No deal has been finished at every table yet" in page.locator("[data-role=duplicate-deals]").inner_text()
 
     dup = play_out(server, owner, cid, dup_id)
-    page.reload()
+    # no reload: the page of a playing duplicate draws itself again (js/club_duplicates.js REFRESH_MS)
+    page.clock.run_for(10_500)
     rows = page.locator("[data-role=duplicate-standings] tbody tr")
     rows.first.wait_for()
+    page.locator("[data-role=duplicate-deals] tbody tr").first.wait_for()
     assert rows.count() == 2
     skills = []
     for tr in rows.all():
