@@ -355,6 +355,8 @@ class PlayerStats(BaseModel):
     best_bid: int | None
     marriages: int
     titles: dict[str, int] = Field(description="Король / Król: rounds ended with each title")
+    families: dict[str, Any] = Field(description="the player page's per-family ``stats`` (thousand / king / "
+                                                 "korol, as GET /api/players/{id}/page) over the same matches")
 
 
 # -- bounded integers of paths and queries ------------------------------------------------

@@ -229,11 +229,15 @@ def match_totals(s: Session, match_id: str, family: str, places: list[int],
     return out
 
 
-def family_stats_from_rows(s: Session, player_id: int) -> dict:
-    """family_stats aggregated afresh over all the player's seat_results (tests compare)."""
+def family_stats_from_rows(s: Session, player_id: int, *, club: int | None = None,
+                           preset: str | None = None) -> dict:
+    """family_stats aggregated afresh over the player's seat_results: all of them (tests
+    compare with the counters) or those of a club / a club preset (``of_preset``: the
+    player page's filter, GET /api/players/{id}/stats ``families``)."""
     counts: dict[str, dict] = {}
     for family, in s.execute(select(Standing.family).where(Standing.player_id == player_id).distinct()):
-        mine = select(Standing.match_id).where(Standing.player_id == player_id, Standing.family == family)
+        mine = of_preset(select(Standing.match_id).where(Standing.player_id == player_id, Standing.family == family),
+                         Standing.match_id, club, preset)
         _add_lines(counts.setdefault(family, {}), family, s.execute(_seat_lines(
             and_(m.SeatResult.match_id.in_(mine), m.MatchPlayer.player_id == player_id))))
     plain = {f: {key: (int(n), t) for (_, key), (n, t) in c.items()} for f, c in counts.items()}

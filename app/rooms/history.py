@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..db import duplicates as dsql
 from ..db import models as m
+from ..db import ratings as rsql
 from ..db import store
 from ..db.errors import UnknownDeal, UnknownPlayer
 from ..db.session import Database
@@ -190,4 +191,5 @@ class History:
         with self.db.read() as s:
             if store.find_player(s, player_id) is None:
                 raise UnknownPlayer(f"no player {player_id}")
-            return store.player_stats(s, player_id, club=club, preset=preset)
+            return {**store.player_stats(s, player_id, club=club, preset=preset),
+                    "families": rsql.family_stats_from_rows(s, player_id, club=club, preset=preset)}

@@ -194,9 +194,12 @@ function recordPanel(page) {
   return panel;
 }
 
-function statsPanel(page) {
+// The statistics; with `filter` (statsFilter's select) the reader narrows them to a club of
+// his or to matches opened from one of its presets (the API's club= / preset=).
+function statsPanel(page, filter = null) {
   const st = page.stats || {};
-  const panel = h('section', { class: 'panel player-stats' }, h('h2', { text: t('player.stats') }));
+  const panel = h('section', { class: 'panel player-stats' }, h('h2', { text: t('player.stats') }), filter);
+  if (filter && !Object.keys(st).length) panel.append(h('p', { class: 'muted', 'data-role': 'stats-none', text: t('player.none') }));
   if (st.thousand) {
     const x = st.thousand;
     panel.append(h('h3', { text: familyName('thousand') }), h('dl', { class: 'stat-list', 'data-family': 'thousand' },
@@ -215,7 +218,41 @@ function statsPanel(page) {
       table('korol-stats', ['', t('player.reigns')], Object.entries(st.korol.titles)
         .map(([title, n]) => h('tr', null, h('td', { text: titleName(title) }), h('td', { text: String(n) })))));
   }
-  return Object.keys(st).length ? panel : null;
+  return Object.keys(st).length || filter ? panel : null;
+}
+
+// A select of the reader's clubs and their presets ("All matches" first); choosing one
+// draws the statistics panel again from /players/{id}/stats with club= (and preset=).
+// Null when the reader is in no club.
+async function statsFilter(page, holder) {
+  if (!me()) return null;
+  let clubs;
+  try {
+    clubs = (await req('GET', '/players/me/clubs')).filter((c) => c.status === 'active');
+  } catch { return null; }
+  if (!clubs.length) return null;
+  const presets = await Promise.all(clubs.map((c) => req('GET', `/clubs/${c.id}/presets`).catch(() => [])));
+  const select = h('select', { name: 'stats-filter', 'data-role': 'stats-filter' },
+    h('option', { value: '', text: t('player.all_matches') }),
+    clubs.map((c, i) => h('optgroup', { label: c.name },
+      h('option', { value: JSON.stringify({ club: c.id }), text: t('player.in_club', { club: c.name }) }),
+      presets[i].map((p) => h('option', { value: JSON.stringify({ club: c.id, preset: p.name }), text: `${c.name}: ${p.name}` })))));
+  const label = h('label', { class: 'field stats-filter' }, t('player.stats_of'), select);
+  select.addEventListener('change', async () => {
+    const f = select.value ? JSON.parse(select.value) : {};
+    const q = new URLSearchParams(Object.entries(f).map(([k, v]) => [k, String(v)])).toString();
+    select.disabled = true;
+    try {
+      const { families } = await req('GET', `/players/${page.player.id}/stats${q ? `?${q}` : ''}`);
+      const old = holder.querySelector('.player-stats');
+      const fresh = statsPanel({ ...page, stats: families }, label);
+      if (old) old.replaceWith(fresh); else holder.prepend(fresh);
+    } finally {
+      select.disabled = false;
+      select.focus();
+    }
+  });
+  return label;
 }
 
 function h2hPanel(id, link) {
@@ -308,11 +345,17 @@ export async function renderPlayer(main, id, { link, navigate }) {
     return;
   }
   const mine = who && who.id === page.player.id;
+  const side = h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), mine ? notificationsPanel() : null, signInPanel(mine));
   clear(wrap).append(
     h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: t('you') }) : null),
     h('div', { class: 'player-grid' },
-      h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link, mine, navigate)),
-      h('div', { class: 'player-side' }, recordPanel(page), statsPanel(page), h2hPanel(page.player.id, link), mine ? notificationsPanel() : null, signInPanel(mine))));
+      h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link, mine, navigate)), side));
+  statsFilter(page, side).then((filter) => {
+    if (!filter) return;
+    const old = side.querySelector('.player-stats');
+    const panel = statsPanel(page, filter);
+    if (old) old.replaceWith(panel); else side.querySelector('.player-record').after(panel);
+  });
 }
 
 // #/signin/SECRET spends a sign-in link; #/signin (or a refused link) offers the name +

@@ -283,8 +283,11 @@ def test_season_table_moves_after_a_finished_match_and_exports_csv(cclient):
     everything = c.get(f"/api/players/{owner['id']}/stats").json()
     assert c.get(f"/api/players/{owner['id']}/stats", params={"club": cid, "preset": "Наша"}).json() == everything
     other = c.get(f"/api/players/{owner['id']}/stats", params={"preset": "Другая"}).json()
-    assert (other["matches"], other["deals"], other["titles"]) == (0, 0, {})
+    assert (other["matches"], other["deals"], other["titles"], other["families"]) == (0, 0, {}, {})
     assert everything["matches"] >= 1 and everything["deals"] >= 1
+    # ... and the player page's per-family shape over the same matches (its filter)
+    assert everything["families"] == c.get(f"/api/players/{owner['id']}/page").json()["stats"]
+    assert everything["families"]["korol"]["titles"] == everything["titles"]
     mine = c.get("/api/players/me/matches", params={"preset": "Наша"}, headers=auth(owner)).json()
     assert [x["id"] for x in mine] == [match_id]
     assert c.get("/api/players/me/matches", params={"club": cid, "preset": "Другая"}, headers=auth(owner)).json() == []

@@ -153,6 +153,21 @@ def test_club_invite_preset_room_and_season_table(server, new_page):
         owner.locator("[data-role=season-csv]").click()
     assert dl.value.suggested_filename.endswith(".csv")
     assert "rank,player,name" in open(dl.value.path(), encoding="utf-8").read()
+    # Борис's statistics by preset on his player page (the API's club= / preset=): the
+    # preset of the match shows its Король titles, another preset of the club nothing yet
+    call(server, "POST", f"/api/clubs/{club_id}/presets", ola["token"], {"name": "Тысяча", "variant": "thousand-1000"})
+    guest.goto(f"{server}/#/player")
+    choose = guest.locator(".player-stats [data-role=stats-filter]")
+    choose.wait_for()
+    assert choose.locator("option").all_inner_texts() == [
+        "Все партии", "Четверги <b>: все партии", "Четверги <b>: Наш король", "Четверги <b>: Тысяча"]
+    assert guest.locator(".player-stats .korol-stats").count() == 1
+    choose.select_option(label="Четверги <b>: Тысяча")
+    guest.locator(".player-stats [data-role=stats-none]").wait_for()
+    assert guest.locator(".player-stats .korol-stats").count() == 0
+    guest.locator(".player-stats [data-role=stats-filter]").select_option(label="Четверги <b>: Наш король")
+    guest.locator(".player-stats .korol-stats").wait_for()
+    assert no_sideways_overflow(guest)
     # the owner renames the club, names Борис an admin, then hands the club over (asked "Sure?" first)
     owner.locator("[data-role=club-settings] > summary").click()
     edit = owner.locator("[data-role=edit-club]")
@@ -287,6 +302,12 @@ def test_club_pages_screenshots(server, new_page, screenshots, club_scene, lang,
     chip.wait_for()
     chip.locator("summary").click()
     shot(page, "table-preset", full=False)
+    page.goto(f"{server}/#/player")
+    page.locator(".player-stats [data-role=stats-filter]").wait_for()
+    page.locator(".player-stats [data-role=stats-filter]").select_option(index=2)  # the preset
+    page.locator(".player-stats [data-role=stats-filter]:not([disabled])").wait_for()  # drawn again
+    page.locator(".player-stats").scroll_into_view_if_needed()
+    shot(page, "player-stats-preset", full=False)
 
     member = new_page(SIZES[size], lang=lang)
     as_player(member, s["member"])
