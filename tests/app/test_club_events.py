@@ -186,10 +186,7 @@ def test_the_reminder_goes_once_an_hour_before_to_yes_and_maybe(eclient):
     a moved start reminds again before the new time; a cancelled event never."""
     c = eclient
     k = c.app.state
-    cid, owner, (ann, bob) = club_with(c)
-    cara = new_player(c)
-    token = c.post(f"/api/clubs/{cid}/invites", headers=auth(owner)).json()["token"]
-    c.post(f"/api/club-invites/{token}/join", headers=auth(cara))
+    cid, owner, (ann, bob, cara) = club_with(c, 3)
     ev = new_event(c, cid, owner, starts_at=later(c, hours=5).isoformat())
     gone = new_event(c, cid, owner, starts_at=later(c, hours=5).isoformat(), title="Отменится")
     for who, answer in ((ann, "yes"), (bob, "maybe"), (cara, "no")):
@@ -234,10 +231,7 @@ def test_a_move_or_a_cancel_tells_yes_and_maybe_at_once(eclient):
     it and those who said no are not told; a change of the title alone tells nobody."""
     c = eclient
     k = c.app.state
-    cid, owner, (ann, bob) = club_with(c)
-    cara = new_player(c)
-    token = c.post(f"/api/clubs/{cid}/invites", headers=auth(owner)).json()["token"]
-    c.post(f"/api/club-invites/{token}/join", headers=auth(cara))
+    cid, owner, (ann, bob, cara) = club_with(c, 3)
     ev = new_event(c, cid, owner)
     for who, answer in ((ann, "yes"), (bob, "maybe"), (cara, "no"), (owner, "yes")):
         c.put(f"/api/clubs/{cid}/events/{ev['id']}/rsvp", headers=auth(who), json={"answer": answer})
