@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-import httpx
 from anyio import to_thread
 from py_vapid import Vapid02
 
@@ -46,7 +45,7 @@ from . import prefs as P
 from .keys import load_or_make, public_key_of
 from .mail import Mailer, MailRefused
 from .texts import Texts
-from .webpush import WebPush
+from .webpush import Unanswered, WebPush
 
 log = logging.getLogger("kozyr.push")
 
@@ -262,10 +261,10 @@ class Notifier:
             wait = settings.push_retry_seconds * 2 ** attempt
             try:
                 r = await self.push.send(sub, payload, urgency=urgency)
-                status = r.status_code
-            except httpx.HTTPError as e:
+                status = r.status
+            except Unanswered as e:
                 status, r = 0, None
-                log.info("push to %s: no answer (%s)", sub["endpoint"][:60], type(e).__name__)
+                log.info("push to %s: no answer (%s)", sub["endpoint"][:60], e)
             except Exception:
                 log.exception("push to %s not made", sub["endpoint"][:60])
                 self.stats["failed"] += 1
@@ -284,12 +283,12 @@ class Notifier:
             if status and status != 429 and status < 500:  # refused for good (400, 401, 413 ...)
                 self.stats["failed"] += 1
                 log.warning("push to %s refused: %s %s", sub["endpoint"][:60], status,
-                            r.text[:200] if r is not None else "")
+                            r.text if r is not None else "")
                 return
             if attempt == settings.push_retries:
                 break
-            if r is not None and r.headers.get("retry-after", "").isdigit():
-                wait = float(r.headers["retry-after"])
+            if r is not None and r.retry_after.isdigit():
+                wait = float(r.retry_after)
             self.stats["retried"] += 1
             await asyncio.sleep(min(wait, 3600.0))
         self.stats["failed"] += 1
