@@ -87,7 +87,7 @@ class WebPush:
             body = encrypt(payload, sub["p256dh"], sub["auth"])
             try:
                 async with self.client.post(sub["endpoint"], data=body, headers=headers) as r:
-                    text = await r.text(errors="replace") if r.status >= 300 else ""
+                    text = await r.text(errors="replace")  # read whole: the connection is kept for the next
                     return Answer(r.status, r.headers.get("Retry-After", ""), text[:200])
             except (aiohttp.ClientError, TimeoutError) as e:
                 raise Unanswered(type(e).__name__) from e
