@@ -88,6 +88,10 @@ def make(level: str, seed: int, args):
             budget["inference"] = False
         if args.value:
             budget["value"] = args.value
+        if args.z is not None:
+            budget["z"] = args.z
+        if args.min_rounds is not None:
+            budget["min_rounds"] = args.min_rounds
     return make_bot(level, seed, **budget)
 
 
@@ -161,6 +165,8 @@ def main() -> None:
     ap.add_argument("--reigns", type=int, help="Король / Król: fewer reigns")
     ap.add_argument("--no-inference", action="store_true", help="search without reading the calls")
     ap.add_argument("--value", choices=("match", "deal"), help="what a play-out is worth (default: match)")
+    ap.add_argument("--z", type=float, help="the early stop's standard errors (default: the level's)")
+    ap.add_argument("--min-rounds", type=int, help="rounds before the early stop may drop a candidate")
     ap.add_argument("--sprt", help="P0,P1: stop once the share is shown above P1 or below P0")
     ap.add_argument("--root", help="import the engine (and its bots) from this checkout")
     ap.add_argument("--seed", type=int, default=1)
@@ -181,6 +187,8 @@ def main() -> None:
         label += " (no inference)"
     if args.value:
         label += f" (value {args.value})"
+    if args.z is not None or args.min_rounds is not None:
+        label += f" (z {args.z}, min rounds {args.min_rounds})"
     p0 = p1 = None
     if args.sprt:
         p0, p1 = (float(x) for x in args.sprt.split(","))
