@@ -26,6 +26,7 @@ from ..db.errors import (
 )
 from ..errors import responses
 from .deps import AUTH, ROOM, PagesDep, PlayerDep, RoomCode, RoomsDep
+from .players import ClubFilter, PresetFilter
 from .rooms import with_invite
 from .schemas import FAMILIES, MAX_ID, Count, MatchKey, enum, known
 
@@ -53,10 +54,7 @@ async def rating_history(player_id: PlayerId, family: Family, pages: PagesDep,
                          limit: int = Query(100, ge=1, le=1000),
                          before: int | None = Query(None, ge=1, le=MAX_ID,
                                                     description="page on: the last id of the page before"),
-                         club: int | None = Query(None, ge=1, le=MAX_ID, description="only this club's matches"),
-                         preset: str | None = Query(None, min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$",
-                                                    description="only the matches of a club preset of this name")
-                         ) -> list[dict]:
+                         club: ClubFilter | None = None, preset: PresetFilter | None = None) -> list[dict]:
     """The rating's history in one family, newest first, ``n``: the player's n-th rated
     match there (``before``: keyset paging); ``club`` / ``preset``: how the rating moved
     in that club's matches / a preset's (the rating stays the one over all matches)."""

@@ -41,6 +41,7 @@ from .schemas import (
 )
 
 router = APIRouter(prefix="/api/players", tags=["players"])
+# the club / preset filters of a player's matches, statistics and rating history (issue 37)
 ClubFilter = Annotated[int, Query(ge=1, le=MAX_ID, description="only the matches of this club's rooms")]
 PresetFilter = Annotated[str, Query(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$",
                                     description="only the matches opened from a club preset of this name")]
