@@ -221,16 +221,16 @@ function statsPanel(page, filter = null) {
   return Object.keys(st).length || filter ? panel : null;
 }
 
-// A select of the reader's clubs and their presets ("All matches" first); choosing one
-// draws the statistics panel again from /players/{id}/stats with club= (and preset=).
-// Null when the reader is in no club.
-async function statsFilter(page, holder) {
-  if (!me()) return null;
+// A select of the reader's clubs and their presets ("All matches" first) above the
+// statistics in `side`; choosing one draws the statistics panel again from
+// /players/{id}/stats with club= (and preset=).  Nothing when the reader is in no club.
+async function statsFilter(page, side) {
+  if (!me()) return;
   let clubs;
   try {
     clubs = (await req('GET', '/players/me/clubs')).filter((c) => c.status === 'active');
-  } catch { return null; }
-  if (!clubs.length) return null;
+  } catch { return; }
+  if (!clubs.length) return;
   const presets = await Promise.all(clubs.map((c) => req('GET', `/clubs/${c.id}/presets`).catch(() => [])));
   const select = h('select', { name: 'stats-filter', 'data-role': 'stats-filter' },
     h('option', { value: '', text: t('player.all_matches') }),
@@ -238,21 +238,22 @@ async function statsFilter(page, holder) {
       h('option', { value: JSON.stringify({ club: c.id }), text: t('player.in_club', { club: c.name }) }),
       presets[i].map((p) => h('option', { value: JSON.stringify({ club: c.id, preset: p.name }), text: `${c.name}: ${p.name}` })))));
   const label = h('label', { class: 'field stats-filter' }, t('player.stats_of'), select);
+  const show = (stats) => {  // in place of the panel shown, else after the record
+    const panel = statsPanel({ ...page, stats }, label);
+    const old = side.querySelector('.player-stats');
+    if (old) old.replaceWith(panel); else side.querySelector('.player-record').after(panel);
+  };
   select.addEventListener('change', async () => {
-    const f = select.value ? JSON.parse(select.value) : {};
-    const q = new URLSearchParams(Object.entries(f).map(([k, v]) => [k, String(v)])).toString();
+    const q = new URLSearchParams(select.value ? JSON.parse(select.value) : {}).toString();
     select.disabled = true;
     try {
-      const { families } = await req('GET', `/players/${page.player.id}/stats${q ? `?${q}` : ''}`);
-      const old = holder.querySelector('.player-stats');
-      const fresh = statsPanel({ ...page, stats: families }, label);
-      if (old) old.replaceWith(fresh); else holder.prepend(fresh);
+      show((await req('GET', `/players/${page.player.id}/stats${q ? `?${q}` : ''}`)).families);
     } finally {
       select.disabled = false;
       select.focus();
     }
   });
-  return label;
+  show(page.stats);
 }
 
 function h2hPanel(id, link) {
@@ -350,12 +351,7 @@ export async function renderPlayer(main, id, { link, navigate }) {
     h('h1', { class: 'player-name' }, page.player.name, mine ? h('span', { class: 'badge', text: t('you') }) : null),
     h('div', { class: 'player-grid' },
       h('div', { class: 'player-main' }, ratingsPanel(page), finishedPanel(page.player.id, link, mine, navigate)), side));
-  statsFilter(page, side).then((filter) => {
-    if (!filter) return;
-    const old = side.querySelector('.player-stats');
-    const panel = statsPanel(page, filter);
-    if (old) old.replaceWith(panel); else side.querySelector('.player-record').after(panel);
-  });
+  statsFilter(page, side);
 }
 
 // #/signin/SECRET spends a sign-in link; #/signin (or a refused link) offers the name +
