@@ -10,11 +10,16 @@ durable.  If the transaction fails, every write in it fails (nothing of the
 batch is in the database) and each caller rebuilds its match from the log.
 While the thread commits, the next writes queue up and share the next commit.
 
-One rule paces the commits: a batch starts at least ``interval`` seconds after the
-one before it started (2 ms).  A write that finds the thread idle for longer is
-committed at once; under load the writes of those 2 ms share one transaction, so the
-thread wakes, takes the GIL and commits a few hundred times a second, not once a
-write (each wake-up and commit costs the process more CPU than the INSERT itself).
+One rule paces the commits: a batch starts at least ``interval`` seconds (2 ms) for
+each write of the batch before it after that one started, and never more than
+``max_wait`` (10 ms) after it.  A write that finds the thread idle for longer is
+committed at once; one write after another (a table of bots) waits at most 2 ms; under
+load the batches grow and the writes of up to 10 ms share one transaction, so the
+thread wakes, takes the GIL and commits about a hundred times a second, not once a
+write.  A batch costs far more than a row of it (the statements: ~60 us for one row,
+~330 us for twenty; and the wake-up), and while the thread runs Python it holds the
+GIL the event loop needs: at 1,000 actions a second the thread's statements took 104 us
+of CPU an action with a 2 ms pace and 53 us with this one (bench/RESULTS.md "Load").
 
 The thread keeps one connection of its own: a pool checkout, its reset and its
 check-in per batch cost more than the two statements.  SQLite checkpoints the
@@ -48,10 +53,12 @@ class GroupWriter:
     thread_name = "kozyr-writer"
     thread_isolation: str | None = None  # the thread's connection's isolation level (None: the engine's)
 
-    def __init__(self, db: Database, max_batch: int = 500, interval: float = 0.002) -> None:
+    def __init__(self, db: Database, max_batch: int = 500, interval: float = 0.002,
+                 max_wait: float = 0.010) -> None:
         self.db = db
         self.max_batch = max_batch
         self.interval = interval
+        self.max_wait = max(max_wait, interval)
         self.conn: Connection | None = None  # the thread's own, opened on its first batch
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
@@ -68,6 +75,10 @@ class GroupWriter:
             self.thread.start()
         self.queue.put((row, extra, loop, fut))
         return fut
+
+    def gap_after(self, writes: int) -> float:
+        """The least time from the start of a batch of ``writes`` to the next one's."""
+        return min(self.max_wait, self.interval * writes)
 
     @staticmethod
     def _write(conn: Connection, batch: list) -> None:
@@ -88,12 +99,13 @@ class GroupWriter:
     def _run(self) -> None:
         stopping = False
         started = 0.0
+        gap = 0.0  # the least time from the last batch's start to the next one's
         while not stopping:
             item = self.queue.get()
             if item is _STOP:
                 break
-            wait = started + self.interval - time.monotonic()
-            if wait > 0:  # the last batch began less than ``interval`` ago: let more come
+            wait = started + gap - time.monotonic()
+            if wait > 0:  # the last batch began less than ``gap`` ago: let more come
                 time.sleep(wait)
             started = time.monotonic()
             batch = [item]
@@ -116,6 +128,7 @@ class GroupWriter:
                 self._close()  # a fresh connection for the next batch
             self.batches += 1
             self.writes += len(batch)
+            gap = self.gap_after(len(batch))
             # One wake-up per event loop for the whole batch, not one per write.
             by_loop: dict[asyncio.AbstractEventLoop, list] = {}
             for i, (row, _, loop, fut) in enumerate(batch):

@@ -221,3 +221,27 @@ def test_writes_that_come_while_the_last_commit_is_fresh_share_the_next_one(db):
     writer.stop()
     assert logged(db) == {i: (1, 1) for i in ids}
     assert (writer.batches, writer.writes) == (2, 4)
+
+
+def test_a_busier_batch_waits_longer_for_the_next_up_to_max_wait(db):
+    """The pace grows with the load: the next batch starts ``interval`` per write of the
+    last one after it, never more than ``max_wait`` (a burst shares fewer commits; one
+    write after another keeps the short pace of the test above)."""
+    writer = GroupWriter(db, interval=0.1, max_wait=0.25)
+    assert [writer.gap_after(n) for n in (1, 2, 3, 50)] == [0.1, 0.2, 0.25, 0.25]
+    ids = make_matches(db, 5)
+    gaps: list[float] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        await writer.submit((ids[0], 0, 0, "pass", "a"))  # idle: alone; the next waits 0.1 s
+        await asyncio.gather(*(writer.submit((i, 0, 0, "pass", "b")) for i in ids[1:4]))
+        t = loop.time()  # a batch of 3 began just before: the next waits 0.25 s from it
+        await writer.submit((ids[4], 0, 0, "pass", "c"))
+        gaps.append(loop.time() - t)
+
+    asyncio.run(main())
+    writer.stop()
+    assert (writer.batches, writer.writes) == (3, 5)
+    assert gaps[0] > 0.2  # not the 0.1 s of a lone write's pace
+    assert logged(db) == {i: (1, 1) for i in ids}
