@@ -92,6 +92,8 @@ def make(level: str, seed: int, args):
             budget["z"] = args.z
         if args.min_rounds is not None:
             budget["min_rounds"] = args.min_rounds
+        if args.playouts:
+            budget["playouts"] = args.playouts
     return make_bot(level, seed, **budget)
 
 
@@ -167,6 +169,8 @@ def main() -> None:
     ap.add_argument("--value", choices=("match", "deal"), help="what a play-out is worth (default: match)")
     ap.add_argument("--z", type=float, help="the early stop's standard errors (default: the level's)")
     ap.add_argument("--min-rounds", type=int, help="rounds before the early stop may drop a candidate")
+    ap.add_argument("--playouts", choices=("fast", "engine"),
+                    help="the trick play of a play-out on the compact state or the engine (default: engine)")
     ap.add_argument("--sprt", help="P0,P1: stop once the share is shown above P1 or below P0")
     ap.add_argument("--root", help="import the engine (and its bots) from this checkout")
     ap.add_argument("--seed", type=int, default=1)
@@ -187,6 +191,8 @@ def main() -> None:
         label += " (no inference)"
     if args.value:
         label += f" (value {args.value})"
+    if args.playouts:
+        label += f" (playouts {args.playouts})"
     if args.z is not None or args.min_rounds is not None:
         label += f" (z {args.z}, min rounds {args.min_rounds})"
     p0 = p1 = None

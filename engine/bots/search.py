@@ -16,6 +16,17 @@ not once per candidate.
   the seat's estimated chance of winning the match after the deal, from the
   public match position (its total against the others', how far the match
   still runs); ``value="deal"`` by the seat's own result of the deal.
+* Play-outs: ``playouts="engine"`` (the default) steps the whole play-out on
+  the engine, the rule-of-thumb bot reading a ``bot_view`` at every step.
+  ``playouts="fast"``: the calls before the trick play (bids, the talon,
+  contracts, tributes) as before, then the trick play on the compact state
+  (:mod:`.fast`) with its compact rule of thumb (``greedy_policy``), valued by
+  :func:`.value.fast_match_value` / :func:`.value.fast_deal_points`; a decision in
+  the trick play builds the compact state once a sample and plays every candidate
+  on a copy of it.  It spends a fraction of the CPU and plays worse: the compact
+  rule of thumb is a poorer model of the others than the basic bot itself (whole
+  matches at the same budget on the same deals, bench/RESULTS.md 2026-12-05
+  "Compact play-outs in the search"), so it is not the default.
 
 Budget: ``ms`` milliseconds of wall-clock time (the server's ``bot_think_ms``
 for ``strong``; ``expert`` thinks ``EXPERT_TIME`` times as long), or
@@ -40,9 +51,10 @@ import random
 import time
 
 from .base import Bot, Determinize, family_of
+from .fast import from_match, greedy_policy, playout
 from .heuristic import HeuristicBot, candidates
 from .inference import Reader
-from .value import TITLE_POINTS, deal_points, match_value
+from .value import TITLE_POINTS, deal_points, fast_deal_points, fast_match_value, match_value
 
 #: Iterations are multiplied by this for decisions other than playing a card
 #: (bids, contracts, the talon, orders, trumps, swaps, strikes): they are few
@@ -54,6 +66,9 @@ ROLLOUT_LIMIT = 2000  # actions; a deal is far shorter
 EXPERT_TIME = 3
 EXPERT_CANDIDATES = 12
 VALUES = {"match": match_value, "deal": deal_points}
+#: The same values read from a compact play-out (``playouts="fast"``).
+FAST_VALUES = {"match": fast_match_value, "deal": fast_deal_points}
+PLAYOUTS = ("fast", "engine")
 #: A rollout is started only if this many times the recent rollouts' wall time
 #: fits before the deadline (a busy machine's rollouts vary: a margin of one
 #: average still overran 800 ms by 0.3 s at the 99th percentile).
@@ -74,12 +89,15 @@ class SearchBot(Bot):
 
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = 8, strict: bool = False, inference: bool = True,
-                 value: str = "match", z: float = 2.0, min_rounds: int = 4) -> None:
+                 value: str = "match", z: float = 2.0, min_rounds: int = 4,
+                 playouts: str = "engine") -> None:
         super().__init__(seed, strict=strict)
         if iterations is None and ms is None:
             raise ValueError("a search bot needs a budget: iterations or ms")
         if value not in VALUES:
             raise ValueError(f"unknown value {value!r}; known: {', '.join(VALUES)}")
+        if playouts not in PLAYOUTS:
+            raise ValueError(f"unknown playouts {playouts!r}; known: {', '.join(PLAYOUTS)}")
         self.iterations = iterations
         self.ms = ms
         self.max_candidates = max_candidates
@@ -87,6 +105,7 @@ class SearchBot(Bot):
         self.value = value
         self.z = z
         self.min_rounds = min_rounds
+        self.playouts = playouts
         self.policy = HeuristicBot(seed, strict=strict)
         self.last_stats: dict = {}
 
@@ -119,6 +138,8 @@ class SearchBot(Bot):
         seat = view["seat"]
         family = family_of(view)
         value = VALUES[self.value]
+        fast = self.playouts == "fast"
+        before: dict = {}  # the public position (the seat's view of a sample), once drawn
         reader = Reader(view, family) if self.inference else None
         start = time.perf_counter()
         deadline = None if self.ms is None else start + self.ms / 1000
@@ -135,6 +156,9 @@ class SearchBot(Bot):
             sample = determinize(random.Random(rng.getrandbits(64)))
             play_seed = rng.getrandbits(64)
             w = reader.weight(sample) if reader is not None else 1.0
+            if fast and not before:
+                before = sample.view(seat)
+            state = self._compact(sample, alive) if fast else None
             got: list[float] = []
             for a in alive:
                 t0 = time.perf_counter()
@@ -142,8 +166,13 @@ class SearchBot(Bot):
                 if deadline is not None and t0 + PACE_MARGIN * pace >= deadline:
                     stop = "deadline"  # the round is left unfinished: its results are dropped
                     break
-                got.append(self._rollout(sample.copy(), seat, a, family, value,
-                                         random.Random(play_seed)))
+                if state is not None:  # the decision is a card: the whole play-out is compact
+                    twin = state.copy()
+                    twin.play(twin.code(a))
+                    got.append(self._fast_rollout(twin, seat, family, before, random.Random(play_seed)))
+                else:
+                    got.append(self._rollout(sample.copy(), seat, a, family, value,
+                                             random.Random(play_seed), before or None))
                 spent = time.perf_counter() - t0
                 pace = spent if pace == 0 else 0.8 * pace + 0.2 * spent
             if len(got) < len(alive):
@@ -171,7 +200,30 @@ class SearchBot(Bot):
                            "seconds": time.perf_counter() - start}
         return choice
 
-    def _rollout(self, m, seat: int, action: str, family: str, value, rng: random.Random) -> float:
+    @staticmethod
+    def _compact(sample, cands: list[str]):
+        """The compact state of a sample in its play phase whose candidates are all
+        plays (cards, marriages, Тысяча's quits), else None."""
+        if sample.phase != "play":
+            return None
+        state = from_match(sample)
+        try:
+            for a in cands:
+                state.code(a)
+        except ValueError:
+            return None
+        return state
+
+    def _fast_rollout(self, state, seat: int, family: str, before: dict, rng: random.Random) -> float:
+        """The rest of the deal's play on the compact state (the compact rule of thumb
+        in every seat), valued from ``before``, the public position when the play began."""
+        playout(state, greedy_policy, rng)
+        return FAST_VALUES[self.value](state, seat, family, before)
+
+    def _rollout(self, m, seat: int, action: str, family: str, value, rng: random.Random,
+                 before: dict | None = None) -> float:
+        """The rest of the deal on the engine, from ``action``; with ``before`` (fast
+        play-outs) the trick play goes on on the compact state once it starts."""
         rows0 = len(m.scoresheet())
         roles0 = len(m.role_table())
         m.apply_unchecked(seat, action)
@@ -187,6 +239,8 @@ class SearchBot(Bot):
             v = m.bot_view(s)
             if v["rows"] > rows0:
                 break
+            if before is not None and m.phase == "play":
+                return self._fast_rollout(from_match(m), seat, family, before, rng)
             m.apply_unchecked(s, policy.choose(v, rng))
         return value(m, seat, family, rows0, roles0)
 
@@ -201,11 +255,11 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = EXPERT_CANDIDATES, strict: bool = False,
                  inference: bool = True, value: str = "match", z: float = 2.5,
-                 min_rounds: int = 6) -> None:
+                 min_rounds: int = 6, playouts: str = "engine") -> None:
         super().__init__(seed, iterations=None if iterations is None else iterations * EXPERT_TIME,
                          ms=None if ms is None else ms * EXPERT_TIME,
                          max_candidates=max_candidates, strict=strict, inference=inference,
-                         value=value, z=z, min_rounds=min_rounds)
+                         value=value, z=z, min_rounds=min_rounds, playouts=playouts)
 
 
 def _prune(alive: list[str], values: dict[str, list[float]], weights: list[float],

@@ -19,6 +19,16 @@ questions of it:
   finished match is worth 1 to its winner (shared by a tie) and 0 to the
   rest.  Both read only the sample, a full copy the bot made for itself
   (``determinize``), never the real match.
+
+A play-out of the trick play on the compact state (:mod:`.fast`, the search's
+``playouts="fast"``) ends without the engine: :func:`fast_deal_points` and
+:func:`fast_match_value` ask the same two questions of the compact state and of
+the public position when the play began (``before``: the seat's view of the
+sample).  The match value there is an estimate on top of an estimate: the
+deal's scores are added to the totals as they are (Тысяча's rules applied after
+a deal's row -- the barrel, bolts, the dump, M-23 -- are not), a match is over
+when Кинг's last deal or Король's last round is played or a Тысяча total reaches
+the goal, and a tie for the win is shared (Король / Król: after R-4's tie-breaks).
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ from __future__ import annotations
 import math
 
 from ..variants.korol_play import POINTS as TITLE_POINTS  # rule R-4
+from ..variants.korol_play import standing_key
 
 #: How much one deal moves a seat's total (a rough standard deviation) and how
 #: many points a leader gains in a deal, per family: the scale of the softmax.
@@ -94,6 +105,47 @@ def position(v: dict, family: str, seats: int, round_closed: bool = True) -> tup
         return totals, float(max(0, (v.get("deals_total") or rows) - rows))
     goal = v.get("goal") or (v.get("options") or {}).get("goal") or 1000
     return totals, max(0.0, goal - max(totals)) / LEADER_PACE
+
+
+def fast_deal_points(state, seat: int, family: str, before: dict) -> float:
+    """:func:`deal_points` of a compact play-out that has reached its deal's end."""
+    if family == "korol":
+        return _round_titles({"new_titles": state.new_titles, "tallies": state.tally}, state.seats)[seat]
+    return float(state.scores()[seat])
+
+
+def fast_match_value(state, seat: int, family: str, before: dict) -> float:
+    """:func:`match_value` of a compact play-out that has reached its deal's end,
+    from the public position ``before`` it (see the module doc)."""
+    n = state.seats
+    if family == "korol":
+        titles = _round_titles({"new_titles": state.new_titles, "tallies": state.tally}, n)
+        totals = [float(x) + t for x, t in zip(before.get("standings") or [0] * n, titles, strict=True)]
+        left = float(max(0, (before.get("rounds") or 1) - (before.get("round") or 0) - 1))
+        if state.round_ended and left == 0:  # the last round: R-4's standings and tie-breaks
+            kings = [sum(r["titles"][s] == "king" for r in before.get("role_table") or ())
+                     + (state.new_titles[s] == "king") for s in range(n)]
+            keys = [standing_key(totals[s], kings[s], state.new_titles[s]) for s in range(n)]
+            return _share([k == max(keys) for k in keys], seat)
+        over = False
+    else:
+        totals = [float(x) + d for x, d in zip(before.get("totals") or [0] * n, state.scores(), strict=True)]
+        if family == "king":
+            rows = len(before.get("scoresheet") or ()) + 1
+            left = float(max(0, (before.get("deals_total") or rows) - rows))
+            over = left == 0
+        else:
+            goal = before.get("goal") or (before.get("options") or {}).get("goal") or 1000
+            left = max(0.0, goal - max(totals)) / LEADER_PACE
+            over = left == 0
+    if over:
+        return _share([t == max(totals) for t in totals], seat)
+    return win_chance(totals, seat, DEAL_SPREAD[family] * math.sqrt(left + 1.0))
+
+
+def _share(won: list[bool], seat: int) -> float:
+    """A finished match's worth to a seat: 1 shared by the winners."""
+    return 1.0 / sum(won) if won[seat] else 0.0
 
 
 def win_chance(totals: list[float], seat: int, temperature: float) -> float:

@@ -45,6 +45,12 @@ TITLES = ("king", "prince", "soldier", "peasant")
 RANK_OF = {t: i for i, t in enumerate(TITLES)}
 POINTS = {"king": 3, "prince": 2, "soldier": 1, "peasant": 0}  # rule R-4
 
+
+def standing_key(points: float, kings: int, last_title: str) -> tuple:
+    """Rule R-4: a seat's place at the end, higher first: its points, then its King
+    titles, then the higher title in the last round."""
+    return (points, kings, -RANK_OF[last_title])
+
 WHY_FOLLOW = "you must follow the led suit (rule R-2)"
 WHY_NOT_HELD = "you do not hold that card"
 FOLLOW = FollowRule(must_trump=False, why_follow=WHY_FOLLOW)  # rule R-2: no duty to trump
@@ -341,11 +347,7 @@ class KorolMatch(Match):
     def _final_result(self) -> dict:
         """Rule R-4: points; ties to more King titles, then the higher last title."""
         last = self.role_rows[-1]["titles"]
-
-        def key(s: int) -> tuple:
-            return (self.standings[s], self.king_count[s], -RANK_OF[last[s]])
-
-        keys = [key(s) for s in range(SEATS)]
+        keys = [standing_key(self.standings[s], self.king_count[s], last[s]) for s in range(SEATS)]
         best = max(keys)
         winners = [s for s in range(SEATS) if keys[s] == best]
         return {"totals": list(self.standings), "winners": winners,

@@ -10,10 +10,18 @@ import pytest
 
 from engine import find_variant
 from engine.bots import ExpertBot, SearchBot, make_bot
+from engine.bots.fast import from_match, greedy_policy
 from engine.bots.heuristic_thousand import estimate
 from engine.bots.inference import Reader, calls
 from engine.bots.search import EXPERT_TIME
-from engine.bots.value import match_value, position, win_chance
+from engine.bots.value import (
+    deal_points,
+    fast_deal_points,
+    fast_match_value,
+    match_value,
+    position,
+    win_chance,
+)
 
 
 def _basic_until(variant_id: str, seed: int, stop, seats: int = 3, limit: int = 400):
@@ -151,3 +159,86 @@ def test_expert_thinks_longer_over_more_candidates():
 def test_a_search_needs_a_known_value():
     with pytest.raises(ValueError, match="unknown value"):
         SearchBot(1, iterations=5, ms=None, value="points")
+
+
+# -- compact play-outs ----------------------------------------------------------------
+
+
+def _play_positions(variant_id: str, seats: int, seed: int, options: dict, every: int):
+    """Basic bots play a match; every ``every``-th step of the trick play is a position
+    (the match, the seat to act)."""
+    match = find_variant(variant_id).new_match(seats, seed=seed, options=options)
+    bots = [make_bot("basic", s, strict=True) for s in range(seats)]
+    step = 0
+    while not match.is_over():
+        seat = match.to_act()[0]
+        if match.phase == "play":
+            step += 1
+            if step % every == 0:
+                yield match, seat
+        match.apply(seat, bots[seat].act(match, seat))
+
+
+@pytest.mark.parametrize("variant_id,seats,options", [
+    ("king-classic", 4, {}), ("korol-ru", 4, {"reigns": 1}), ("krol-pl", 4, {"reigns": 1}),
+    ("thousand-1001", 3, {"goal": 300}), ("thousand-ru", 3, {"goal": 300}),
+])
+def test_a_compact_play_out_is_valued_as_the_engine_values_it_K4_R7_T24_M18(variant_id, seats, options):
+    """From play positions of whole matches, a sample is played out on the compact
+    state and the same cards are played on the engine: the deal's value is the
+    engine's for every seat, and so is the match value (Кинг, Король / Król: exactly;
+    Тысяча: where the engine's totals after the deal are the totals before it plus the
+    row, i.e. no barrel, bolt or dump rule applied; a tie for a finished match's win is
+    shared after R-4's tie-breaks)."""
+    family = find_variant(variant_id).family
+    checked = ends = 0
+    for seed in range(1, 5):
+        for match, seat in _play_positions(variant_id, seats, seed, options, every=5):
+            sample = match.determinize(seat, random.Random(seed))
+            before = sample.view(seat)
+            rows0, roles0 = len(sample.scoresheet()), len(sample.role_table())
+            state = from_match(sample)
+            rng = random.Random(seed)
+            while not state.done:
+                legal = state.legal()
+                code = legal[0] if len(legal) == 1 else greedy_policy(state, legal, rng)
+                sample.apply(state.turn, state.action_text(code))
+                state.play(code)
+            if family == "thousand":  # the row as written (M-18 ... M-22), then M-23's rules
+                row = sample.scoresheet()[rows0]
+                assert state.scores() == row.get("written", row["scores"])
+                after = sample.view(seat).get("totals")
+                plain = [b + x for b, x in zip(before["totals"], state.scores(), strict=True)]
+                if row["scores"] != state.scores() or after != plain or sample.is_over():
+                    continue
+            ends += sample.is_over()
+            for s in range(seats):
+                assert fast_deal_points(state, s, family, before) == pytest.approx(
+                    deal_points(sample, s, family, rows0, roles0))
+            for s in range(seats):
+                assert fast_match_value(state, s, family, before) == pytest.approx(
+                    match_value(sample, s, family, rows0, roles0))
+            checked += 1
+    print(variant_id, "positions checked", checked, "match ends", ends)
+    assert checked >= 20
+    if family != "thousand":
+        assert ends >= 1  # the last deal of a match is among the positions
+
+
+def test_fast_and_engine_play_outs_search_the_same_candidates():
+    """Both kinds of play-out judge the same candidates of a card decision and value
+    them as chances to win the match (0 to 1); an unknown kind is refused."""
+    match, seat = _basic_until("korol-ru", 2, lambda m, s: m.phase == "play"
+                               and len(m.legal_actions(s)) >= 3, seats=4)
+    seen = []
+    for playouts in ("fast", "engine"):
+        bot = SearchBot(3, iterations=40, ms=None, strict=True, playouts=playouts)
+        assert bot.choose(match.view(seat), None, lambda rng: match.determinize(seat, rng)) \
+            in match.legal_actions(seat)
+        st = bot.last_stats
+        assert st["samples"] >= 1 and len(st["means"]) == st["candidates"] >= 3
+        assert all(0.0 <= x <= 1.0 for x in st["means"].values())
+        seen.append(set(st["means"]))
+    assert seen[0] == seen[1]
+    with pytest.raises(ValueError):
+        SearchBot(1, iterations=10, ms=None, playouts="slow")
