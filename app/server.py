@@ -66,7 +66,8 @@ class Server:
         self.rooms = RoomService(settings, db, hub, peers, live, self.notifier)
         ends = MatchEnds(self.ratings, db, self.notifier, hub.connected_players)
         self.matches = MatchLoop(db, hub, peers, live, self.rooms, ends, self.metrics)
-        self.bots = BotRunner(settings, db, hub, self.rooms, self.matches)  # bots in seats, takeovers
+        self.bots = BotRunner(settings, db, hub, self.rooms, self.matches,  # bots in seats, takeovers
+                              lambda level, s: self.metrics.bot_decisions.labels(level=level).observe(s))
         self.rooms.takeovers = self.bots
         self.matches.bots = self.bots
         self.clock = Clock(settings.clock_file)  # the deadlines' wall clock (tests move it)

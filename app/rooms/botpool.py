@@ -16,6 +16,12 @@ so a decision usually replays nothing.  The answer is only a proposal: the bot
 runner submits it through ``MatchLoop.submit`` at the version it asked about, where
 the engine checks it and a stale one (the match moved on) is dropped.
 
+A request also carries when it was asked (``asked_at``, wall clock): the time it waited
+for a free worker is taken off the bot's budget (``SearchBot(waited=...)``), so a table
+waits about ``bot_think_ms`` (the expert: three times that) from asking, however many
+strong tables share the workers; a decision that waited its whole budget plays the rule
+of thumb (``bench/bot_latency.py``, bench/RESULTS.md "Bots at the table: the wait").
+
 This module imports only the engine, the standard library and engines.py (which imports
 only the engine) at the top: it is what every worker process imports."""
 
@@ -25,6 +31,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -74,13 +81,18 @@ class Ask(Logged):
     level: str
     bot_seed: int
     ms: float
+    asked_at: float = field(default=0.0, kw_only=True)  # time.time() when asked (0: unknown)
+
+    def waited(self) -> float:
+        """Seconds since the decision was asked (its wait for a free worker), 0 if unknown."""
+        return max(0.0, time.time() - self.asked_at) if self.asked_at else 0.0
 
 
 def ask_for(live: LiveMatch, seat: int, level: str, bot_seed: int, ms: float) -> Ask:
     """(Under live.lock.)  The request for ``seat``'s next action in ``live`` now."""
     return Ask(live.id, live.variant_id, live.seat_count, live.seed, live.options, live.first_dealer,
                live.preset_deals, list(live.engine.actions), seat, level, bot_seed, ms,
-               deal_seeds=live.deal_seeds)
+               deal_seeds=live.deal_seeds, asked_at=time.time())
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,13 +140,14 @@ def ready() -> int:
 
 def think(ask: Ask) -> tuple[str, int]:
     """(A worker.)  The bot's action, and the worker's process id."""
-    bot = make_bot(ask.level, ask.bot_seed, ms=ask.ms)
+    bot = make_bot(ask.level, ask.bot_seed, ms=ask.ms, waited=ask.waited())
     return bot.act(_replayed(ask), ask.seat), os.getpid()
 
 
 def hint(ask: Ask) -> tuple[dict, int]:
     """(A worker.)  The coach's hint for the seat (engine/bots/coach.py), and the pid."""
-    return advise(_replayed(ask), ask.seat, level=ask.level, seed=ask.bot_seed, ms=ask.ms), os.getpid()
+    return advise(_replayed(ask), ask.seat, level=ask.level, seed=ask.bot_seed, ms=ask.ms,
+                  waited=ask.waited()), os.getpid()
 
 
 def deal_review(ask: ReviewAsk) -> tuple[dict, int]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
@@ -99,8 +100,10 @@ class BotRunner:
     changed: Callable[[LiveMatch], None] | None = None
 
     def __init__(self, settings: Settings, db: Database, hub: Hub, rooms: RoomMemory,
-                 matches: MatchLoop) -> None:
+                 matches: MatchLoop, decided: Callable[[str, float], None] | None = None) -> None:
+        """``decided(level, seconds)``: told of every pooled decision, asked to answered."""
         self.settings = settings
+        self.decided = decided
         self.db = db
         self.hub = hub
         self.rooms = rooms
@@ -287,7 +290,10 @@ class BotRunner:
                 if ask is None:  # cheap: here, from the seat's view (the bot reads nothing else)
                     action = self._bot(table, seat, level).act(live.engine, seat)
             if ask is not None:  # a worker process thinks; the match may move on meanwhile
+                asked = time.perf_counter()
                 action = await self.pool.decide(ask)
+                if self.decided is not None:
+                    self.decided(level, time.perf_counter() - asked)
         except Exception:
             log.exception("match %s: the %s bot of seat %d failed", live.id, level, seat)
             await asyncio.sleep(1.0)

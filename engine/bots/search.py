@@ -32,7 +32,10 @@ Budget: ``ms`` milliseconds of wall-clock time (the server's ``bot_think_ms``
 for ``strong``; ``expert`` thinks ``EXPERT_TIME`` times as long), or
 ``iterations`` rollouts (``CALL_WEIGHT`` times as many for a bid, a contract,
 the talon, an order or any decision that is not a card played), whichever
-ends first; with ``ms=None`` the search depends on the seeds only (tests,
+ends first; ``waited`` (seconds the decision waited before it could start: the
+server's queue for a worker process) is taken off ``ms``, so a table waits ``ms``
+from asking, not more (a decision that waited the whole budget plays the rule of
+thumb); with ``ms=None`` the search depends on the seeds only (tests,
 ``bench/matches.py --rollouts``).  The clock is read before every rollout, and
 a rollout is not started when twice the recent rollouts' wall time (a moving
 average: it grows when the machine is busy) would take it past the deadline;
@@ -90,7 +93,7 @@ class SearchBot(Bot):
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = 8, strict: bool = False, inference: bool = True,
                  value: str = "match", z: float = 2.0, min_rounds: int = 4,
-                 playouts: str = "engine") -> None:
+                 playouts: str = "engine", waited: float = 0.0) -> None:
         super().__init__(seed, strict=strict)
         if iterations is None and ms is None:
             raise ValueError("a search bot needs a budget: iterations or ms")
@@ -99,7 +102,9 @@ class SearchBot(Bot):
         if playouts not in PLAYOUTS:
             raise ValueError(f"unknown playouts {playouts!r}; known: {', '.join(PLAYOUTS)}")
         self.iterations = iterations
-        self.ms = ms
+        # the time the decision already waited to be started (a queue for a worker) is
+        # taken off the budget: the answer comes ``ms`` after the decision was asked
+        self.ms = None if ms is None else max(0.0, ms - 1000 * max(0.0, waited))
         self.max_candidates = max_candidates
         self.inference = inference
         self.value = value
@@ -255,11 +260,11 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = EXPERT_CANDIDATES, strict: bool = False,
                  inference: bool = True, value: str = "match", z: float = 2.5,
-                 min_rounds: int = 6, playouts: str = "engine") -> None:
+                 min_rounds: int = 6, playouts: str = "engine", waited: float = 0.0) -> None:
         super().__init__(seed, iterations=None if iterations is None else iterations * EXPERT_TIME,
                          ms=None if ms is None else ms * EXPERT_TIME,
                          max_candidates=max_candidates, strict=strict, inference=inference,
-                         value=value, z=z, min_rounds=min_rounds, playouts=playouts)
+                         value=value, z=z, min_rounds=min_rounds, playouts=playouts, waited=waited)
 
 
 def _prune(alive: list[str], values: dict[str, list[float]], weights: list[float],

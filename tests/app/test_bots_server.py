@@ -17,7 +17,7 @@ from app.main import create_app
 from app.rooms.bots import bot_name
 from engine import find_variant
 
-from .conftest import make_settings
+from .conftest import METRICS_AUTH, make_settings
 from .helpers import auth, connect, new_player, short_options
 
 
@@ -175,6 +175,14 @@ def test_host_alone_with_bots_plays_a_whole_match(bclient, variant, seats, level
     _check_typed_rows(bclient, kozyr, row.id, match, host)
     # History and export work as for any match.
     assert bclient.get(f"/api/matches/{row.id}").status_code == 200
+    pooled = [lv for lv in levels if lv in ("strong", "expert")]
+    if pooled:  # every pooled decision timed, by level (issue 36: p99 within 1 s / 3 s)
+        text = bclient.get("/metrics", headers=METRICS_AUTH).text
+        for lv in pooled:
+            count = next(float(line.split()[-1]) for line in text.splitlines()
+                         if line.startswith(f'kozyr_bot_decision_seconds_count{{level="{lv}"}}'))
+            assert count >= sum(1 for a in actions if a.client_id is None
+                                and a.seat == 1 + levels.index(lv)) > 0
     export = bclient.get(f"/api/matches/{row.id}/export.json")
     assert export.status_code == 200
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 
@@ -19,6 +21,7 @@ from starlette.testclient import TestClient
 from app.main import create_app
 from app.rooms.botpool import Ask, ask_for, think
 from engine import IllegalAction, find_variant
+from engine.bots import make_bot
 
 from .conftest import make_settings
 from .helpers import act_and_wait, auth, connect, make_room, new_player, open_table
@@ -159,6 +162,20 @@ def test_a_worker_brings_its_match_up_to_date_or_replays_it_after_a_take_back():
     bad = _ask(shorter, seat, 6)
     with pytest.raises(IllegalAction):
         think(dataclasses.replace(bad, actions=[*bad.actions, (seat, "play:XX")]))
+
+
+def test_a_decision_that_waited_for_a_worker_thinks_only_what_is_left():
+    """(think() in this process.)  The wait since ``asked_at`` comes off the budget: a
+    decision asked a whole budget ago plays the rule of thumb at once (README "Where the
+    work runs"); ``ask_for`` stamps the time it asked."""
+    v = find_variant("thousand-1001")
+    match = v.new_match(3, seed=4)
+    seat = match.to_act()[0]
+    ask = dataclasses.replace(_ask(match, seat, 7), ms=800, asked_at=time.time() - 2.0)
+    assert ask.waited() >= 2.0 and _ask(match, seat, 7).waited() == 0.0
+    action, _ = think(ask)
+    assert action == make_bot("basic", 7).choose(match.view(seat), random.Random(7))
+    assert make_bot("strong", 7, ms=800, waited=ask.waited()).ms == 0  # no search left to run
 
 
 def test_argon2_runs_on_threads_of_its_own(sclient):

@@ -242,3 +242,16 @@ def test_fast_and_engine_play_outs_search_the_same_candidates():
     assert seen[0] == seen[1]
     with pytest.raises(ValueError):
         SearchBot(1, iterations=10, ms=None, playouts="slow")
+
+
+def test_time_waited_for_a_worker_is_taken_off_the_budget():
+    """A decision that waited (the server's queue for a worker) thinks only what is left
+    of its budget; one that waited the whole budget plays the rule of thumb at once."""
+    assert SearchBot(1, ms=800, waited=0.3).ms == pytest.approx(500)
+    assert ExpertBot(1, ms=800, waited=0.3).ms == pytest.approx(800 * EXPERT_TIME - 300)
+    match, seat = _basic_until("thousand-1001", 2, _raised_to_120)
+    late = SearchBot(1, ms=800, waited=1.0, strict=True)
+    assert late.ms == 0
+    rule = make_bot("basic", 1).choose(match.view(seat), random.Random(1))
+    assert late.choose(match.view(seat), random.Random(1), lambda rng: match.determinize(seat, rng)) == rule
+    assert late.last_stats["samples"] == 0
