@@ -15,7 +15,7 @@ figure is the tested seat's win share (a win shared by k seats counts 1/k;
 chance 1/seats).  Printed: n, the share with its 95% Wilson interval, the
 chance, the tested bot's decision times (wall ms p50 / p99 over the
 decisions it searched, at most one legal action excluded) and how long the
-run took; with ``--sprt P0,P1`` a sequential probability ratio test (α = β =
+run took (Король / Król: also the tested seat's title in each round); with ``--sprt P0,P1`` a sequential probability ratio test (α = β =
 0.05) stops once the share is shown above P1 or below P0.
 
 Budgets: ``--rollouts N`` searches N rollouts a decision (the expert
@@ -36,6 +36,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -135,8 +136,9 @@ def play(job) -> dict:
     else:
         places = result["places"]
         score = 1.0 if places[tested] < places[rival] else 0.5 if places[tested] == places[rival] else 0.0
+    titles = [r["titles"][tested] for r in match.role_table()]  # Король / Król: by round
     return {"i": i, "score": score, "times": times, "deals": len(match.scoresheet()),
-            "seconds": time.perf_counter() - t_match}
+            "seconds": time.perf_counter() - t_match, "titles": titles}
 
 
 def pct(times: list[float], q: float) -> float:
@@ -220,6 +222,13 @@ def main() -> None:
     print(report(label, out, chance, t0), flush=True)
     if verdict:
         print(verdict)
+    by_round: dict[int, Counter] = {}
+    for o in out:
+        for r, title in enumerate(o["titles"]):
+            by_round.setdefault(r, Counter())[title] += 1
+    for r, seen in sorted(by_round.items()):  # Король / Król: the tested seat's title by round
+        print(f"# round {r} titles: " + ", ".join(f"{t} {seen[t]} ({seen[t] / len(out):.0%})"
+                                                  for t in ("king", "prince", "soldier", "peasant")))
     print("# scores by match: " + "".join("1" if o["score"] == 1 else "0" if o["score"] == 0 else "½"
                                           for o in sorted(out, key=lambda o: o["i"])))
 
