@@ -4,7 +4,7 @@
 // (each can be signed out).  #/signin/SECRET spends a link.
 
 import { h, clear, append } from './dom.js';
-import { t, variantName, titleName, dateTime, number } from './i18n.js';
+import { t, variantName, titleName, dateTime, number, botKeyName } from './i18n.js';
 import { req, me, setMe } from './api.js';
 import { chartEl } from './chart.js';
 import { notificationsPanel } from './push.js';
@@ -262,7 +262,8 @@ function h2hPanel(id, link) {
     if (!rows.length) return panel.append(h('p', { class: 'muted', text: t('player.none') }));
     panel.append(table('h2h', [t('player.opponent'), t('player.together'), t('player.ahead'), t('player.behind')],
       rows.map((r) => h('tr', null,
-        h('td', null, link(`#/player/${r.player}`, r.bot_key ? `${r.name} 🤖` : r.name)),
+        h('td', null, link(`#/player/${r.player}`, r.bot_key ? botKeyName(r.bot_key) : r.name),
+          r.bot_key ? h('span', { class: 'badge bot', text: t('bot') }) : null),
         h('td', { class: 'num', text: String(r.matches) }), h('td', { class: 'num', text: String(r.ahead) }),
         h('td', { class: 'num', text: String(r.behind) })))));
   }).catch(() => {});

@@ -308,6 +308,10 @@ def test_club_pages_screenshots(server, new_page, screenshots, club_scene, lang,
     page.locator(".player-stats [data-role=stats-filter]:not([disabled])").wait_for()  # drawn again
     page.locator(".player-stats").scroll_into_view_if_needed()
     shot(page, "player-stats-preset", full=False)
+    page.locator(".player-h2h tbody tr").first.wait_for()  # the owner's bots, marked as bots
+    assert page.locator(".player-h2h .badge.bot").count() >= 1
+    page.locator(".player-h2h").scroll_into_view_if_needed()
+    shot(page, "player-h2h", full=False)
 
     member = new_page(SIZES[size], lang=lang)
     as_player(member, s["member"])
