@@ -107,38 +107,33 @@ def position(v: dict, family: str, seats: int, round_closed: bool = True) -> tup
     return totals, max(0.0, goal - max(totals)) / LEADER_PACE
 
 
+def _after(state, family: str, before: dict) -> dict:
+    """The public position ``before`` a compact play-out with the play-out's deal added:
+    Король / Król its tallies and titles, the other families its row's scores."""
+    if family == "korol":
+        return {**before, "new_titles": state.new_titles, "tallies": state.tally}
+    totals = [x + d for x, d in zip(before.get("totals") or [0] * state.seats, state.scores(), strict=True)]
+    return {**before, "totals": totals, "scoresheet": [*(before.get("scoresheet") or ()), None]}
+
+
 def fast_deal_points(state, seat: int, family: str, before: dict) -> float:
     """:func:`deal_points` of a compact play-out that has reached its deal's end."""
     if family == "korol":
-        return _round_titles({"new_titles": state.new_titles, "tallies": state.tally}, state.seats)[seat]
+        return _round_titles(_after(state, family, before), state.seats)[seat]
     return float(state.scores()[seat])
 
 
 def fast_match_value(state, seat: int, family: str, before: dict) -> float:
-    """:func:`match_value` of a compact play-out that has reached its deal's end,
-    from the public position ``before`` it (see the module doc)."""
+    """:func:`match_value` of a compact play-out that has reached its deal's end, from
+    the public position ``before`` it and :func:`position` (see the module doc)."""
     n = state.seats
-    if family == "korol":
-        titles = _round_titles({"new_titles": state.new_titles, "tallies": state.tally}, n)
-        totals = [float(x) + t for x, t in zip(before.get("standings") or [0] * n, titles, strict=True)]
-        left = float(max(0, (before.get("rounds") or 1) - (before.get("round") or 0) - 1))
-        if state.round_ended and left == 0:  # the last round: R-4's standings and tie-breaks
-            kings = [sum(r["titles"][s] == "king" for r in before.get("role_table") or ())
-                     + (state.new_titles[s] == "king") for s in range(n)]
-            keys = [standing_key(totals[s], kings[s], state.new_titles[s]) for s in range(n)]
-            return _share([k == max(keys) for k in keys], seat)
-        over = False
-    else:
-        totals = [float(x) + d for x, d in zip(before.get("totals") or [0] * n, state.scores(), strict=True)]
-        if family == "king":
-            rows = len(before.get("scoresheet") or ()) + 1
-            left = float(max(0, (before.get("deals_total") or rows) - rows))
-            over = left == 0
-        else:
-            goal = before.get("goal") or (before.get("options") or {}).get("goal") or 1000
-            left = max(0.0, goal - max(totals)) / LEADER_PACE
-            over = left == 0
-    if over:
+    totals, left = position(_after(state, family, before), family, n, round_closed=False)
+    if family == "korol" and state.round_ended and left == 0:  # R-4's standings and tie-breaks
+        kings = [sum(r["titles"][s] == "king" for r in before.get("role_table") or ())
+                 + (state.new_titles[s] == "king") for s in range(n)]
+        keys = [standing_key(totals[s], kings[s], state.new_titles[s]) for s in range(n)]
+        return _share([k == max(keys) for k in keys], seat)
+    if family != "korol" and left == 0:  # Кинг's last deal played, or a Тысяча total at the goal
         return _share([t == max(totals) for t in totals], seat)
     return win_chance(totals, seat, DEAL_SPREAD[family] * math.sqrt(left + 1.0))
 

@@ -215,7 +215,6 @@ def test_a_compact_play_out_is_valued_as_the_engine_values_it_K4_R7_T24_M18(vari
             for s in range(seats):
                 assert fast_deal_points(state, s, family, before) == pytest.approx(
                     deal_points(sample, s, family, rows0, roles0))
-            for s in range(seats):
                 assert fast_match_value(state, s, family, before) == pytest.approx(
                     match_value(sample, s, family, rows0, roles0))
             checked += 1
