@@ -5,12 +5,13 @@ questions of it:
 
 * :func:`deal_points` — the seat's own result of that deal (Тысяча and Кинг:
   its score in the deal's row; Король / Król: the R-4 points of the title the
-  deal brought it, or the one its tally ranks it for while the round is open).
+  deal brought it, or those its tally lets it expect while the round is open).
   This was the only value before issue 36; ``value="deal"`` keeps it.
 * :func:`match_value` — its chance of winning the match, estimated from the
   public match position after the deal: every seat's total (Тысяча: barrel
   and bolt fines are in the totals already; Король / Król: the R-4 standings
-  plus the titles of the round being played), how far the match still runs
+  plus the titles of the round being played, an untitled seat's the points it
+  can expect from its tally, :func:`race_points`), how far the match still runs
   (Тысяча: the points the leader still needs to the goal; Кинг: the deals
   left; Король: the rounds left) and how much one deal moves a total.  The
   chance is a softmax of the totals with a temperature that grows with the
@@ -33,10 +34,11 @@ the goal, and a tie for the win is shared (Король / Król: after R-4's tie
 
 from __future__ import annotations
 
+import functools
 import math
 
 from ..variants.korol_play import POINTS as TITLE_POINTS  # rule R-4
-from ..variants.korol_play import standing_key
+from ..variants.korol_play import TITLES, standing_key
 
 #: How much one deal moves a seat's total (a rough standard deviation) and how
 #: many points a leader gains in a deal, per family: the scale of the softmax.
@@ -58,24 +60,59 @@ def deal_points(m, seat: int, family: str, rows0: int, roles0: int) -> float:
 
 
 def _round_titles(v: dict, seats: int) -> list[float]:
-    """Король / Król with the round still open: the R-4 points each seat's title
-    is worth, the untitled ranked by tally for the titles left (a tie shares)."""
-    new = v.get("new_titles") or []
+    """Король / Król with the round still open: the R-4 points each seat's title is
+    worth, a title taken counted in full, the untitled seats' expected points from
+    :func:`race_points` on their tallies and the round's targets (``targets``)."""
+    new = v.get("new_titles") or [None] * seats
     tallies = v.get("tallies") or [0] * seats
-    taken = [t for t in new if t]
-    left = sorted((TITLE_POINTS[t] for t in TITLE_POINTS if t not in taken), reverse=True)
-    open_seats = [s for s in range(seats) if not (s < len(new) and new[s])]
-    mean = sum(tallies[s] for s in open_seats) / max(1, len(open_seats))
-    out = []
-    for s in range(seats):
-        if s < len(new) and new[s]:
-            out.append(float(TITLE_POINTS.get(new[s], 0)))
-            continue
-        ahead = sum(1 for o in open_seats if tallies[o] > tallies[s])
-        level = sum(1 for o in open_seats if tallies[o] == tallies[s])
-        pts = left[ahead:ahead + level] or [0]
-        out.append(sum(pts) / len(pts) + 0.1 * (tallies[s] - mean))
+    out = [float(TITLE_POINTS[t]) if t else 0.0 for t in new]
+    open_seats = sorted((s for s in range(seats) if not new[s]), key=lambda s: -tallies[s])
+    if open_seats:
+        taken = sum(1 for t in new if t)
+        expected = race_points(tuple(tallies[s] for s in open_seats), taken, tuple(v.get("targets") or ()))
+        for s, x in zip(open_seats, expected, strict=True):
+            out[s] = x
     return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def race_points(tallies: tuple[int, ...], taken: int, targets: tuple[int, ...]) -> tuple[float, ...]:
+    """The R-4 points the untitled seats of a round can expect (``tallies``: theirs,
+    high first; ``taken``: the titles already gone; ``targets``: the tricks each of King,
+    Prince, Soldier needs), when every later trick goes to one of them at even odds and
+    titles are handed out as the engine does (R-14, R-15, R-27, R-35, R-45: each at its
+    target, the one who got there first first, the last seat the lowest title).  Early in
+    a round a trick more is worth little, near its end nearly a whole title: the search's
+    value of a play-out that ends with the round open."""
+    n = len(tallies)
+    if len(targets) != len(TITLES) - 1:
+        raise ValueError(f"a target for each title but the last: {targets!r}")
+    if n == 1:
+        return (float(TITLE_POINTS[TITLES[-1]]),)
+    acc = [0.0] * n
+    for winner in range(n):
+        t = list(tallies)
+        t[winner] += 1
+        got: dict[int, float] = {}
+        left = list(range(n))
+        k = taken
+        while len(left) > 1 and k < len(targets):
+            ready = [i for i in left if t[i] >= targets[k]]
+            if not ready:
+                break
+            first = max(ready, key=lambda i: t[i] - (i == winner))  # there before this trick
+            got[first] = float(TITLE_POINTS[TITLES[k]])
+            left.remove(first)
+            k += 1
+        if len(left) == 1:
+            got[left.pop()] = float(TITLE_POINTS[TITLES[-1]])
+        if left:
+            left.sort(key=lambda i: -t[i])
+            for i, x in zip(left, race_points(tuple(t[i] for i in left), k, targets), strict=True):
+                got[i] = x
+        for i in range(n):
+            acc[i] += got[i] / n
+    return tuple(acc)
 
 
 def match_value(m, seat: int, family: str, rows0: int, roles0: int) -> float:

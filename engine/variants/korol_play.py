@@ -374,6 +374,7 @@ class KorolMatch(Match):
         v["titles"] = list(self.titles)
         v["new_titles"] = list(self.new_titles)
         v["tallies"] = list(self.tally)
+        v["targets"] = list(self._targets())  # the tricks King, Prince, Soldier need this round
         v["active"] = self._active_in_order()
         v["order"] = list(self.order)
         v["standings"] = list(self.standings)
