@@ -43,7 +43,8 @@ a round cut short by the clock is dropped, so the candidates stay on equal
 samples (when not even one round fits, the rule of thumb's action is played).  Early stop:
 after ``min_rounds`` rounds a candidate whose paired (weighted) difference to
 the leader is more than ``z`` standard errors below zero drops out, and the
-search ends when one candidate is left.
+search ends when one candidate is left (``z`` and ``min_rounds`` by family unless
+given: :data:`EARLY_STOP`; the expert's stricter).
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ VALUES = {"match": match_value, "deal": deal_points}
 #: The same values read from a compact play-out (``playouts="fast"``).
 FAST_VALUES = {"match": fast_match_value, "deal": fast_deal_points}
 PLAYOUTS = ("fast", "engine")
+#: The early stop (z standard errors, after this many rounds) by family; "" for the
+#: rest.  Король / Król's play-outs vary more against the gaps between candidates: after
+#: four rounds a good candidate was often dropped, and a stricter stop that spends more of
+#: the budget won more whole matches (bench/RESULTS.md, "Король: the value of a round
+#: still open").  The expert's own defaults are stricter still (ExpertBot).
+EARLY_STOP: dict[str, tuple[float, int]] = {"": (2.0, 4), "korol": (3.0, 16)}
 #: A rollout is started only if this many times the recent rollouts' wall time
 #: fits before the deadline (a busy machine's rollouts vary: a margin of one
 #: average still overran 800 ms by 0.3 s at the 99th percentile).
@@ -92,7 +99,7 @@ class SearchBot(Bot):
 
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = 8, strict: bool = False, inference: bool = True,
-                 value: str = "match", z: float = 2.0, min_rounds: int = 4,
+                 value: str = "match", z: float | None = None, min_rounds: int | None = None,
                  playouts: str = "engine", waited: float = 0.0) -> None:
         super().__init__(seed, strict=strict)
         if iterations is None and ms is None:
@@ -108,7 +115,7 @@ class SearchBot(Bot):
         self.max_candidates = max_candidates
         self.inference = inference
         self.value = value
-        self.z = z
+        self.z = z  # None: the family's (EARLY_STOP)
         self.min_rounds = min_rounds
         self.playouts = playouts
         self.policy = HeuristicBot(seed, strict=strict)
@@ -139,9 +146,21 @@ class SearchBot(Bot):
             log.exception("%s: the search failed; playing the rule of thumb", view["variant"])
             return best
 
+    #: the expert's early stop is stricter than the family's (ExpertBot)
+    stricter_z = 0.0
+    more_rounds = 1.0
+
+    def early_stop(self, family: str) -> tuple[float, int]:
+        """The early stop's z and minimum rounds: as given, else the family's
+        (:data:`EARLY_STOP`), stricter for the expert."""
+        z, min_rounds = EARLY_STOP.get(family, EARLY_STOP[""])
+        return (z + self.stricter_z if self.z is None else self.z,
+                round(min_rounds * self.more_rounds) if self.min_rounds is None else self.min_rounds)
+
     def _search(self, view, rng, determinize, cands, best) -> str:
         seat = view["seat"]
         family = family_of(view)
+        z, min_rounds = self.early_stop(family)
         value = VALUES[self.value]
         fast = self.playouts == "fast"
         before: dict = {}  # the public position (the seat's view of a sample), once drawn
@@ -186,7 +205,7 @@ class SearchBot(Bot):
                 values[a].append(x)
             weights.append(w)
             used += len(alive)
-            alive = _prune(alive, values, weights, self.min_rounds, self.z)
+            alive = _prune(alive, values, weights, min_rounds, z)
             if budget is not None and used + len(alive) > budget:
                 stop = "budget"
                 break
@@ -256,11 +275,13 @@ class ExpertBot(SearchBot):
     server's ``bot_think_ms``), multiplied here."""
 
     level = "expert"
+    stricter_z = 0.5  # 2.5 standard errors after 6 rounds where the strong bot's are 2 after 4
+    more_rounds = 1.5
 
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = EXPERT_CANDIDATES, strict: bool = False,
-                 inference: bool = True, value: str = "match", z: float = 2.5,
-                 min_rounds: int = 6, playouts: str = "engine", waited: float = 0.0) -> None:
+                 inference: bool = True, value: str = "match", z: float | None = None,
+                 min_rounds: int | None = None, playouts: str = "engine", waited: float = 0.0) -> None:
         super().__init__(seed, iterations=None if iterations is None else iterations * EXPERT_TIME,
                          ms=None if ms is None else ms * EXPERT_TIME,
                          max_candidates=max_candidates, strict=strict, inference=inference,

@@ -156,6 +156,23 @@ def test_expert_thinks_longer_over_more_candidates():
     assert fixed.iterations == 10 * EXPERT_TIME and fixed.ms is None
 
 
+def test_korols_early_stop_waits_longer_and_the_expert_is_stricter_still():
+    strong, expert = SearchBot(1), ExpertBot(1)
+    for family in ("thousand", "king", "korol"):
+        z, rounds = strong.early_stop(family)
+        ez, erounds = expert.early_stop(family)
+        assert ez > z and erounds > rounds
+    assert strong.early_stop("korol")[1] > strong.early_stop("king")[1]
+    assert SearchBot(1, z=1.0, min_rounds=2).early_stop("korol") == (1.0, 2)  # as given
+    # a Король card decision: no candidate leaves before the family's rounds
+    match, seat = _basic_until("korol-ru", 4, lambda m, s: m.view(s)["phase"] == "play"
+                               and len(m.legal_actions(s)) >= 3, seats=4)
+    bot = SearchBot(5, iterations=400, ms=None, strict=True)
+    bot.choose(match.view(seat), None, lambda rng: match.determinize(seat, rng))
+    st = bot.last_stats
+    assert st["alive"] == st["candidates"] or st["samples"] >= strong.early_stop("korol")[1]
+
+
 def test_a_search_needs_a_known_value():
     with pytest.raises(ValueError, match="unknown value"):
         SearchBot(1, iterations=5, ms=None, value="points")
