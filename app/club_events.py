@@ -60,10 +60,10 @@ class ClubEvents:
         self.reminded = 0  # reminders this process claimed (tests)
 
     async def _read(self, work, *args):
-        return await self.clubs._read(work, *args)
+        return await self.clubs.read(work, *args)
 
     async def _write(self, work, *args):
-        return await self.clubs._write(work, *args)
+        return await self.clubs.write(work, *args)
 
     def _checked(self, fields: dict, now: datetime) -> dict:
         """The given fields cleaned and checked before anything is written (422)."""
@@ -96,7 +96,7 @@ class ClubEvents:
         fields = self._checked(fields, now)
 
         def work(s: Session) -> dict:
-            self.clubs._admin(s, club_id, player.id)
+            self.clubs.admin(s, club_id, player.id)
             if fields.get("preset") is not None:
                 csql.preset_row(s, club_id, fields["preset"])
             starts = fields["starts_at"]
@@ -117,7 +117,7 @@ class ClubEvents:
         fields = self._checked(fields, now)
 
         def work(s: Session) -> tuple[dict, dict | None]:
-            self.clubs._admin(s, club_id, player.id)
+            self.clubs.admin(s, club_id, player.id)
             row = sql.event_row(s, club_id, event_id, lock=s.info["lock"])
             if row.cancelled_at is not None:
                 raise sql.EventCancelled("this event is cancelled")
@@ -146,7 +146,7 @@ class ClubEvents:
     async def cancel(self, player, club_id: int, event_id: int) -> dict:
         """Off the club page; its reminder is not sent; answers are no longer taken."""
         def work(s: Session) -> tuple[dict, dict]:
-            self.clubs._admin(s, club_id, player.id)
+            self.clubs.admin(s, club_id, player.id)
             row = sql.event_row(s, club_id, event_id, lock=s.info["lock"])
             if row.cancelled_at is not None:
                 raise sql.EventCancelled("this event is cancelled already")
@@ -175,7 +175,7 @@ class ClubEvents:
     async def answer(self, player, club_id: int, event_id: int, answer: str) -> dict:
         """A member's answer, given or changed until the event starts."""
         def work(s: Session) -> dict:
-            self.clubs._member(s, club_id, player.id)
+            self.clubs.member(s, club_id, player.id)
             row = sql.event_row(s, club_id, event_id)
             if row.cancelled_at is not None:
                 raise sql.EventCancelled("this event is cancelled")
@@ -189,7 +189,7 @@ class ClubEvents:
 
     async def one(self, player, club_id: int, event_id: int) -> dict:
         def work(s: Session) -> dict:
-            self.clubs._visible(s, club_id, player.id)
+            self.clubs.visible(s, club_id, player.id)
             return self._one(s, sql.event_row(s, club_id, event_id), player.id, answers=True)
         return await self._read(work)
 
@@ -198,7 +198,7 @@ class ClubEvents:
         zone's VTIMEZONE), its end, what it is, the club page's address; a cancelled
         event says STATUS:CANCELLED (a calendar that has it drops it)."""
         def work(s: Session) -> tuple[dict, str]:
-            club, _ = self.clubs._visible(s, club_id, player.id)
+            club, _ = self.clubs.visible(s, club_id, player.id)
             return self._one(s, sql.event_row(s, club_id, event_id), player.id), club.name
         event, club_name = await self._read(work)
         return ics_file(event, club_name, base_url, self.clock.now())

@@ -118,13 +118,13 @@ class Clubs:
         #: sockets, through the presence reports with Redis)
         self.online: Callable[[], set[int]] = set
 
-    async def _read(self, work, *args):
+    async def read(self, work, *args):
         def run():
             with self.db.read() as s:
                 return work(s, *args)
         return await to_thread.run_sync(run)
 
-    async def _write(self, work, *args):
+    async def write(self, work, *args):
         def run():
             with self.db.write() as s:
                 s.info["lock"] = self.db.is_postgres  # the club row, in a write (_visible)
@@ -133,7 +133,7 @@ class Clubs:
 
     # -- who may --------------------------------------------------------------------------
 
-    def _visible(self, s: Session, club_id: int, player_id: int) -> tuple[m.Club, m.ClubMember | None]:
+    def visible(self, s: Session, club_id: int, player_id: int) -> tuple[m.Club, m.ClubMember | None]:
         """The club and the player's membership; a private club's outsiders get UnknownClub."""
         club = sql.club_row(s, club_id, lock=s.info.get("lock", False))
         me = sql.membership(s, club_id, player_id)
@@ -141,20 +141,20 @@ class Clubs:
             raise sql.UnknownClub(f"no club {club_id}")
         return club, me
 
-    def _member(self, s: Session, club_id: int, player_id: int) -> tuple[m.Club, m.ClubMember]:
-        club, me = self._visible(s, club_id, player_id)
+    def member(self, s: Session, club_id: int, player_id: int) -> tuple[m.Club, m.ClubMember]:
+        club, me = self.visible(s, club_id, player_id)
         if me is None or me.status != "active":
             raise sql.NotMember("only the club's members may do this")
         return club, me
 
-    def _admin(self, s: Session, club_id: int, player_id: int) -> tuple[m.Club, m.ClubMember]:
-        club, me = self._member(s, club_id, player_id)
+    def admin(self, s: Session, club_id: int, player_id: int) -> tuple[m.Club, m.ClubMember]:
+        club, me = self.member(s, club_id, player_id)
         if me.role not in ("owner", "admin"):
             raise sql.NotClubAdmin("only the club's owner and admins may do this")
         return club, me
 
     def _owner(self, s: Session, club_id: int, player_id: int) -> m.Club:
-        club, me = self._member(s, club_id, player_id)
+        club, me = self.member(s, club_id, player_id)
         if me.role != "owner":
             raise sql.NotClubOwner("only the club's owner may do this")
         return club
@@ -168,7 +168,7 @@ class Clubs:
         def work(s: Session) -> int:
             return sql.create_club(s, player.id, fields["name"], fields["description"], fields["colour"],
                                    fields["listed"]).id
-        return await self.page(player, await self._write(work))
+        return await self.page(player, await self.write(work))
 
     async def change(self, player: Caller, club_id: int, fields: dict) -> dict:
         if fields.get("name") is not None:
@@ -177,25 +177,25 @@ class Clubs:
             fields = {**fields, "description": described(fields["description"])}
 
         def work(s: Session) -> None:
-            club, _ = self._admin(s, club_id, player.id)
+            club, _ = self.admin(s, club_id, player.id)
             for key in CLUB_FIELDS:
                 if fields.get(key) is not None:
                     setattr(club, key, fields[key])
-        await self._write(work)
+        await self.write(work)
         return await self.page(player, club_id)
 
     async def listed(self, q: str | None, limit: int, offset: int) -> list[dict]:
-        return await self._read(sql.listed_clubs, q, limit, offset)
+        return await self.read(sql.listed_clubs, q, limit, offset)
 
     async def mine(self, player: Caller) -> list[dict]:
-        return await self._read(sql.my_clubs, player.id)
+        return await self.read(sql.my_clubs, player.id)
 
     async def page(self, player: Caller, club_id: int) -> dict:
         """The club page's data: the club, my membership, members (join requests for
         admins), its waiting and playing rooms, recent matches, presets, the current
         season's table, past seasons' winners, upcoming events (app/club_events.py)."""
         def work(s: Session) -> dict:
-            club, me = self._visible(s, club_id, player.id)
+            club, me = self.visible(s, club_id, player.id)
             admin = me is not None and me.status == "active" and me.role in ("owner", "admin")
             people = sql.members(s, club_id, "active")
             online = self.online()
@@ -223,7 +223,7 @@ class Clubs:
                 "tournaments": tsql.page_tournaments(s, club_id),
                 "events": events_sql.upcoming(s, club_id, player.id, self.clock.now()),
             }
-        return await self._read(work)
+        return await self.read(work)
 
     async def invite_info(self, token: str) -> dict:
         """What an invite link shows before joining: the club (any invitee may see it)."""
@@ -232,7 +232,7 @@ class Clubs:
             club = sql.club_row(s, invite.club_id)
             return {"id": club.id, "name": club.name, "description": club.description, "colour": club.colour,
                     "members": sql.member_count(s, club.id)}
-        return await self._read(work)
+        return await self.read(work)
 
     async def join_by_invite(self, player: Caller, token: str) -> dict:
         """A valid invite makes the caller an active member at once (a join request of his
@@ -250,12 +250,12 @@ class Clubs:
                 me.status, me.joined_at = "active", now
             s.flush()
             return {"club": invite.club_id, "player": player.id, "role": me.role, "status": me.status}
-        return await self._write(work)
+        return await self.write(work)
 
     async def ask_to_join(self, player: Caller, club_id: int) -> dict:
         """A join request to a listed club (pending until an admin approves it)."""
         def work(s: Session) -> dict:
-            _, me = self._visible(s, club_id, player.id)
+            _, me = self.visible(s, club_id, player.id)
             if me is not None and me.status == "active":
                 raise sql.AlreadyMember("you are a member of this club already")
             if me is None:
@@ -264,17 +264,17 @@ class Clubs:
                 s.add(me)
                 s.flush()
             return {"club": club_id, "player": player.id, "role": me.role, "status": me.status}
-        return await self._write(work)
+        return await self.write(work)
 
     async def approve(self, player: Caller, club_id: int, who: int) -> dict:
         def work(s: Session) -> dict:
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             them = self._target(s, club_id, who)
             if them.status == "active":
                 raise sql.AlreadyMember("this player is a member already")
             them.status, them.joined_at = "active", m.utcnow()
             return {"club": club_id, "player": who, "role": them.role, "status": them.status}
-        return await self._write(work)
+        return await self.write(work)
 
     def _target(self, s: Session, club_id: int, who: int) -> m.ClubMember:
         them = sql.membership(s, club_id, who)
@@ -286,14 +286,14 @@ class Clubs:
         """An admin removes a member or declines a join request; an admin is removed by the
         owner only; the owner by nobody (he hands the club over first)."""
         def work(s: Session) -> None:
-            _, me = self._admin(s, club_id, player.id)
+            _, me = self.admin(s, club_id, player.id)
             them = self._target(s, club_id, who)
             if them.role == "owner":
                 raise sql.OwnerStays("the owner cannot be removed; he hands the club over first")
             if them.role == "admin" and me.role != "owner":
                 raise sql.NotClubOwner("only the owner removes an admin")
             sql.remove_member(s, club_id, who)
-        await self._write(work)
+        await self.write(work)
 
     async def leave(self, player: Caller, club_id: int) -> None:
         """The caller leaves (or withdraws his join request); the owner hands over first."""
@@ -305,7 +305,7 @@ class Clubs:
             if me.role == "owner":
                 raise sql.OwnerStays("the owner leaves only after handing the club over (transfer)")
             sql.remove_member(s, club_id, player.id)
-        await self._write(work)
+        await self.write(work)
 
     async def set_role(self, player: Caller, club_id: int, who: int, role: str) -> dict:
         def work(s: Session) -> dict:
@@ -317,7 +317,7 @@ class Clubs:
                 raise sql.OwnerStays("the owner's role changes only by handing the club over")
             them.role = role
             return {"club": club_id, "player": who, "role": them.role, "status": them.status}
-        return await self._write(work)
+        return await self.write(work)
 
     async def transfer(self, player: Caller, club_id: int, to: int) -> dict:
         """The owner hands the club to an active member, and stays on as an admin."""
@@ -331,39 +331,39 @@ class Clubs:
             sql.membership(s, club_id, player.id).role = "admin"  # type: ignore[union-attr]
             them.role = "owner"
             club.owner_id = to
-        await self._write(work)
+        await self.write(work)
         return await self.page(player, club_id)
 
     # -- invites --------------------------------------------------------------------------
 
     async def create_invite(self, player: Caller, club_id: int) -> dict:
         def work(s: Session) -> dict:
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             return invite_dict(sql.new_invite(s, club_id, player.id))
-        return await self._write(work)
+        return await self.write(work)
 
     async def invites(self, player: Caller, club_id: int) -> list[dict]:
         def work(s: Session) -> list[dict]:
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             return [invite_dict(x) for x in sql.open_invites(s, club_id)]
-        return await self._read(work)
+        return await self.read(work)
 
     async def revoke_invite(self, player: Caller, club_id: int, invite_id: int) -> None:
         def work(s: Session) -> None:
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             invite = s.get(m.ClubInvite, invite_id)
             if invite is None or invite.club_id != club_id or invite.revoked_at is not None:
                 raise sql.UnknownInvite(f"no open invite {invite_id} in this club")
             invite.revoked_at = m.utcnow()
-        await self._write(work)
+        await self.write(work)
 
     # -- presets ---------------------------------------------------------------------------
 
     async def presets(self, player: Caller, club_id: int) -> list[dict]:
         def work(s: Session) -> list[dict]:
-            self._visible(s, club_id, player.id)
+            self.visible(s, club_id, player.id)
             return [preset_dict(x) for x in sql.presets(s, club_id)]
-        return await self._read(work)
+        return await self.read(work)
 
     async def save_preset(self, player: Caller, club_id: int, preset_id: int | None, name: str, variant: str,
                           options: dict | None, room: dict) -> dict:
@@ -373,7 +373,7 @@ class Clubs:
         variant_row, resolved, seats = resolve_rules(variant, options, room.get("seats"))
 
         def work(s: Session) -> dict:
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             sql.check_preset_name(s, club_id, name, but=preset_id)
             if preset_id is None:
                 row = m.ClubPreset(club_id=club_id)
@@ -384,14 +384,14 @@ class Clubs:
             row.room, row.updated_at = {**room, "seats": seats}, m.utcnow()
             s.flush()
             return preset_dict(row)
-        return await self._write(work)
+        return await self.write(work)
 
     async def delete_preset(self, player: Caller, club_id: int, preset_id: int) -> None:
         """Rooms opened from it keep their copy (their ``preset_id`` becomes null)."""
         def work(s: Session) -> None:
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             s.delete(sql.preset_row(s, club_id, preset_id))
-        await self._write(work)
+        await self.write(work)
 
     async def preset_for_room(self, player: Caller, preset_id: int, variant: str | None,
                               options: dict | None) -> dict:
@@ -406,7 +406,7 @@ class Clubs:
                 raise sql.NotMember("only the club's members open rooms from its presets")
             return {"id": row.id, "club": row.club_id, "name": row.name, "variant": row.variant,
                     "options": row.options, "room": row.room}
-        return await self._read(work)
+        return await self.read(work)
 
     # -- seasons ----------------------------------------------------------------------------
 
@@ -431,7 +431,7 @@ class Clubs:
 
         def work(s: Session) -> dict:
             rsql.lock_ratings(s)  # matches ending now wait, then count in it (app/ratings.py)
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             row = m.Season(club_id=club_id, name=fields["name"], starts_at=fields["starts_at"],
                            ends_at=fields["ends_at"], families=sorted(set(fields["families"])),
                            points=list(fields["points"]), min_matches=fields["min_matches"])
@@ -440,25 +440,25 @@ class Clubs:
             fill_season(s, row)
             s.flush()
             return self._season(s, row)
-        return await self._write(work)
+        return await self.write(work)
 
     async def seasons(self, player: Caller, club_id: int) -> list[dict]:
         def work(s: Session) -> list[dict]:
-            self._visible(s, club_id, player.id)
+            self.visible(s, club_id, player.id)
             return [self._season_brief(x) for x in sql.seasons(s, club_id)]
-        return await self._read(work)
+        return await self.read(work)
 
     async def season(self, player: Caller, club_id: int, season_id: int) -> dict:
         def work(s: Session) -> dict:
-            self._visible(s, club_id, player.id)
+            self.visible(s, club_id, player.id)
             return self._season(s, sql.season_row(s, club_id, season_id))
-        return await self._read(work)
+        return await self.read(work)
 
     async def close_season(self, player: Caller, club_id: int, season_id: int) -> dict:
         """No more matches count; the winners (rank 1, with those sharing it) are kept."""
         def work(s: Session) -> dict:
             rsql.lock_ratings(s)
-            self._admin(s, club_id, player.id)
+            self.admin(s, club_id, player.id)
             row = sql.season_row(s, club_id, season_id, lock=s.info["lock"])
             if row.closed_at is not None:
                 raise sql.SeasonClosed("this season is closed already")
@@ -468,7 +468,7 @@ class Clubs:
                            for r in table if r["rank"] == 1]
             s.flush()
             return self._season(s, row)
-        return await self._write(work)
+        return await self.write(work)
 
     async def season_csv(self, player: Caller, club_id: int, season_id: int) -> tuple[str, str]:
         season = await self.season(player, club_id, season_id)

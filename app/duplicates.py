@@ -121,7 +121,7 @@ class Duplicates:
                  "coach": room.get("coach", False)}
 
         def work(s: Session) -> tuple[int, list[str]]:
-            self.clubs._member(s, club_id, player.id)
+            self.clubs.member(s, club_id, player.id)
             for p in people:
                 me = s.get(m.ClubMember, (club_id, p))
                 if me is None or me.status != "active":
@@ -134,20 +134,20 @@ class Duplicates:
                 ids.append(made.id)
             dup = dsql.create(s, club_id, preset["name"], variant.id, seats, seed, player.id, ids)
             return dup.id, codes
-        dup_id, codes = await self.clubs._write(work)
+        dup_id, codes = await self.clubs.write(work)
         for code in codes:  # every seat is taken: each table's match starts with the one seed
             await self.play.start_match(code, player, seed=seed)
         return await self.detail(player, club_id, dup_id)
 
     async def check_member(self, player: Caller, club_id: int) -> None:
         """UnknownClub (a private club's outsider) or NotMember unless ``player`` is a member."""
-        await self.clubs._read(lambda s: self.clubs._member(s, club_id, player.id))
+        await self.clubs.read(lambda s: self.clubs.member(s, club_id, player.id))
 
     async def of_club(self, player: Caller, club_id: int) -> list[dict]:
         def work(s: Session) -> list[dict]:
-            self.clubs._visible(s, club_id, player.id)
+            self.clubs.visible(s, club_id, player.id)
             return [self._brief(s, x) for x in dsql.of_club(s, club_id)]
-        return await self.clubs._read(work)
+        return await self.clubs.read(work)
 
     def _brief(self, s: Session, dup: m.Duplicate) -> dict:
         rows = dsql.tables(s, dup.id)
@@ -160,7 +160,7 @@ class Duplicates:
         """The duplicate's page: its tables (room codes, who holds which seat, how far each
         is), the deals every table has finished compared hand by hand, the standings."""
         def work(s: Session) -> dict:
-            self.clubs._visible(s, club_id, player.id)
+            self.clubs.visible(s, club_id, player.id)
             dup = dsql.duplicate_row(s, club_id, dup_id)
             rows = dsql.tables(s, dup.id)
             matches = [x for _, _, x in rows if x is not None]
@@ -189,7 +189,7 @@ class Duplicates:
             # the seed deals every table's cards: secret until every table's match is over (C-3)
             return {**brief, "seed": dup.seed if brief["status"] == "finished" else None,
                     "roster": roster, "table_list": out_tables, **result}
-        return await self.clubs._read(work)
+        return await self.clubs.read(work)
 
     async def replay_deal(self, player: Caller, match_id: str, deal: int, rotation: int) -> dict:
         """"Replay this deal": a new room like the match's whose first match starts with that

@@ -159,15 +159,15 @@ class Tournaments:
 
     async def listing(self, player, club_id: int) -> list[dict]:
         def work(s: Session) -> list[dict]:
-            self.clubs._visible(s, club_id, player.id)
+            self.clubs.visible(s, club_id, player.id)
             return [sql.brief(r, sql.entrant_count(s, r.id)) for r in sql.club_tournaments_of(s, club_id)]
-        return await self.clubs._read(work)
+        return await self.clubs.read(work)
 
     async def get(self, player, club_id: int, tournament_id: int) -> dict:
         def work(s: Session) -> dict:
-            self.clubs._visible(s, club_id, player.id)
+            self.clubs.visible(s, club_id, player.id)
             return self._full(s, sql.tournament_row(s, club_id, tournament_id), player.id)
-        return await self.clubs._read(work)
+        return await self.clubs.read(work)
 
     async def standings_csv(self, player, club_id: int, tournament_id: int) -> str:
         full = await self.get(player, club_id, tournament_id)
@@ -197,7 +197,7 @@ class Tournaments:
             raise sql.BadTournament("a Swiss tournament needs its number of rounds")
 
         def work(s: Session) -> dict:
-            self.clubs._admin(s, club_id, player.id)
+            self.clubs.admin(s, club_id, player.id)
             preset = csql.preset_row(s, club_id, fields["preset"])
             row = m.Tournament(club_id=club_id, name=name, preset_id=preset.id, preset_name=preset.name,
                                variant=preset.variant, options=preset.options, room=dict(preset.room),
@@ -210,12 +210,12 @@ class Tournaments:
             for pid in dict.fromkeys(fields.get("entrants") or []):
                 self._add(s, row, club_id, pid)
             return self._full(s, row, player.id)
-        return await self.clubs._write(work)
+        return await self.clubs.write(work)
 
     async def add_entrant(self, player, club_id: int, tournament_id: int, who: int) -> dict:
         """An admin enters a member; a member enters himself where ``sign_up`` allows."""
         def work(s: Session) -> dict:
-            _, me = self.clubs._member(s, club_id, player.id)
+            _, me = self.clubs.member(s, club_id, player.id)
             row = sql.tournament_row(s, club_id, tournament_id, lock=s.info["lock"])
             if me.role not in ("owner", "admin"):
                 if who != player.id:
@@ -225,12 +225,12 @@ class Tournaments:
             self._open_only(row)
             self._add(s, row, club_id, who)
             return self._full(s, row, player.id)
-        return await self.clubs._write(work)
+        return await self.clubs.write(work)
 
     async def remove_entrant(self, player, club_id: int, tournament_id: int, who: int) -> dict:
         """An admin takes an entrant out; an entrant withdraws himself."""
         def work(s: Session) -> dict:
-            _, me = self.clubs._member(s, club_id, player.id)
+            _, me = self.clubs.member(s, club_id, player.id)
             if who != player.id and me.role not in ("owner", "admin"):
                 raise csql.NotClubAdmin("only the club's owner and admins take other entrants out")
             row = sql.tournament_row(s, club_id, tournament_id, lock=s.info["lock"])
@@ -241,7 +241,7 @@ class Tournaments:
             s.delete(found)
             s.flush()
             return self._full(s, row, player.id)
-        return await self.clubs._write(work)
+        return await self.clubs.write(work)
 
     # -- start, end, rounds --------------------------------------------------------------------
 
@@ -249,7 +249,7 @@ class Tournaments:
         """The entrants' order is shuffled by the tournament's seed, a round robin's rounds
         fixed (a whole cycle unless given), and the first round opened."""
         def work(s: Session) -> None:
-            self.clubs._admin(s, club_id, player.id)
+            self.clubs.admin(s, club_id, player.id)
             row = sql.tournament_row(s, club_id, tournament_id, lock=s.info["lock"])
             if row.status != "open":
                 raise sql.TournamentStarted("this tournament has started already")
@@ -263,21 +263,21 @@ class Tournaments:
             if row.rounds is None:
                 row.rounds = round_robin_cycle(people, row.seat_count)
             row.status, row.started_at = "running", m.utcnow()
-        await self.clubs._write(work)
+        await self.clubs.write(work)
         await self.advance(tournament_id)
         return await self.get(player, club_id, tournament_id)
 
     async def end(self, player, club_id: int, tournament_id: int) -> dict:
         """Ended early: no more rounds (matches at its tables play on and count)."""
         def work(s: Session) -> dict:
-            self.clubs._admin(s, club_id, player.id)
+            self.clubs.admin(s, club_id, player.id)
             row = sql.tournament_row(s, club_id, tournament_id, lock=s.info["lock"])
             if row.status not in ("open", "running"):
                 raise sql.TournamentOver("this tournament is over already")
             row.status, row.ended_at = "ended", m.utcnow()
             s.flush()
             return self._full(s, row, player.id)
-        return await self.clubs._write(work)
+        return await self.clubs.write(work)
 
     async def match_ended(self, match_id: str) -> None:
         """(After the match's standings, app/ratings.py.)  A tournament table's match
