@@ -116,7 +116,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "internal server error", "code": "internal_error"}, status_code=500,
                             headers=security_headers(request.url.path))
 
-    for module in (players, auth, friends, variants, rooms, bots, matches, push, ws):
+    # The websocket route first: every socket's handshake is matched against the routes in
+    # order, and an HTTP route never matches a websocket (bench/RESULTS.md, 2026-12-05 "Joins").
+    for module in (ws, players, auth, friends, variants, rooms, bots, matches, push):
         app.include_router(module.router)
     app.include_router(friends.others)
     for router in clubs.routers:
