@@ -117,7 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers=security_headers(request.url.path))
 
     # The websocket route first: every socket's handshake is matched against the routes in
-    # order, and an HTTP route never matches a websocket (bench/RESULTS.md, 2026-12-05 "Joins").
+    # order, and an HTTP route never matches a websocket (bench/RESULTS.md, "2026-12-05, later:
+    # the alternating rounds on a faster machine").
     for module in (ws, players, auth, friends, variants, rooms, bots, matches, push):
         app.include_router(module.router)
     app.include_router(friends.others)
