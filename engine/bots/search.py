@@ -289,7 +289,7 @@ class ExpertBot(SearchBot):
 
 
 def _prune(alive: list[str], values: dict[str, list[float]], weights: list[float],
-           min_rounds: int = 4, z: float = 2.0) -> list[str]:
+           min_rounds: int, z: float) -> list[str]:
     """Drop the candidates clearly worse than the leader on the same (weighted) samples."""
     n = len(weights)
     if n < min_rounds:
