@@ -229,6 +229,14 @@ def main() -> None:
     for r, seen in sorted(by_round.items()):  # Король / Król: the tested seat's title by round
         print(f"# round {r} titles: " + ", ".join(f"{t} {seen[t]} ({seen[t] / len(out):.0%})"
                                                   for t in ("king", "prince", "soldier", "peasant")))
+    moves: Counter = Counter()
+    for o in out:
+        moves.update(zip(o["titles"], o["titles"][1:], strict=False))
+    order = ("king", "prince", "soldier", "peasant")
+    for a in order:  # Король / Król: the tested seat's next title by the title it held
+        held = sum(moves[a, b] for b in order)
+        if held:
+            print(f"# after {a} ({held}): " + ", ".join(f"{b} {moves[a, b] / held:.0%}" for b in order))
     print("# scores by match: " + "".join("1" if o["score"] == 1 else "0" if o["score"] == 0 else "½"
                                           for o in sorted(out, key=lambda o: o["i"])))
 

@@ -19,18 +19,43 @@ cards it has played in this deal (the log's plays are public); the cards a
 declarer took or gave since are not subtracted (hidden from this seat), which
 only makes the model a little softer for the declarer.
 
-Only Тысяча's bids and passes are read so far; other families (and other
-calls) give every sample the weight 1.
+Король / Król: the basic bot's trick play is a rule (``play_to_win``: lead a sure
+winner or from the longest suit; follow with the cheapest sure winner, else the
+highest card that takes the lead, else the least useful card), so how a seat
+played says much about what it held: "he played low to the King of spades, so
+he has no Ace of spades", "he threw a club on a diamond trick nobody had
+trumped, so he has no trump", "he led a small club, so he has no sure winner".
+Each such play in this deal by another seat still in the round is read
+(:func:`plays_read`: what that seat saw then, the log split into tricks without
+the rules); a sample in which the basic bot, holding the sample's hand as it was
+then (its cards now plus those it has played since), would have played another
+card has the likelihood ``PLAY_FLOOR`` for that play (a person may duck, or
+take with another card).  These weights are steep, so the search draws its
+samples for Король / Król by rejection (``rejects``): it accepts a sample with
+the probability of its weight, up to ``TRIES`` draws.
+
+Тысяча's bids and passes and Король's plays are read so far; other families
+(and other calls) give every sample the weight 1.
 """
 
 from __future__ import annotations
 
 import math
+import random
 
+from ..variants.korol_play import FOLLOW, SORT_KEY, STRENGTH
+from .heuristic import decide as basic
 from .heuristic_thousand import estimate
 
 FLOOR = 0.08  # the least likelihood a call gets, whatever the hand
 SOFTNESS = 15.0  # points of estimate over which a call turns from unlikely to likely
+PLAY_FLOOR = 0.1  # Король / Król: the likelihood of a play the basic bot would not make
+TRIES = 16  # Король / Król: samples drawn at most for one accepted by rejection
+
+#: (seat, what it saw when it played (a view without its hand), the card, the cards
+#: it played later in the deal)
+Play = tuple[int, dict, str, tuple[str, ...]]
+_RNG = random.Random(0)  # the basic bot's trick play draws nothing from it
 
 
 def calls(view: dict) -> list[tuple[int, str, int | None]]:
@@ -70,6 +95,50 @@ def played(view: dict) -> dict[int, list[str]]:
     return out
 
 
+def plays_read(view: dict) -> list[Play]:
+    """Король / Król: the plays in this deal by the other seats still in the round
+    that say something of their hands, each with what that seat saw then: every
+    follow, and every lead but a trump's (a lead's duty, R-12 or R-25, may have
+    forced a trump; a lead of another suit was free: under the duty the seat held
+    no trump).  The log holds the deal's plays in order; every seat in a trick
+    plays in the next one too, so a trick ends where a seat that has played in it
+    plays again."""
+    me = view["seat"]
+    active = set(view.get("active") or ())  # the seats still in the round
+    log = view.get("log") or []
+    plays = [(i, s, a[5:7]) for i, (s, a) in enumerate(log) if s is not None and a and a.startswith("play:")]
+    tricks: list[list[tuple[int, int, str]]] = []
+    for play in plays:
+        if not tricks or any(s == play[1] for _, s, _ in tricks[-1]):
+            tricks.append([])
+        tricks[-1].append(play)
+    trump = view.get("trump")
+    out: list[Play] = []
+    for t, trick in enumerate(tricks):
+        # the seats in the trick: all of them once it is complete, else those in the round
+        players = len(active) if view.get("trick") and t == len(tricks) - 1 else len(trick)
+        for j, (i, seat, card) in enumerate(trick):
+            if seat == me or seat not in active or (j == 0 and card[1] == trump):
+                continue
+            seen = {"variant": view["variant"], "seats": view["seats"], "seat": seat,
+                    "trump": trump, "trick": [[s, c] for _, s, c in trick[:j]],
+                    "face_up": view.get("face_up") or [], "log": log[:i], "active": list(range(players))}
+            out.append((seat, seen, card, tuple(c for k, s, c in plays if k > i and s == seat)))
+    return out
+
+
+def played_as_basic(seen: dict, hand: list[str], card: str) -> bool:
+    """Whether the basic bot, seeing ``seen`` and holding ``hand``, would have
+    played ``card`` (True too when ``card`` was the only card it might play): any
+    card to lead (see :func:`plays_read`), else as rule R-2 lets it follow."""
+    trick = [(s, c) for s, c in seen["trick"]]
+    legal = FOLLOW.playable(hand, trick, seen["trump"], STRENGTH)[0] if trick else hand
+    if len(legal) == 1:
+        return True
+    hand = sorted(hand, key=SORT_KEY.__getitem__)  # as the view had it
+    return basic({**seen, "hand": hand, "legal": ["play:" + c for c in legal]}, _RNG) == "play:" + card
+
+
 class Reader:
     """The weight of samples for one decision (see the module doc)."""
 
@@ -87,17 +156,27 @@ class Reader:
         self.calls = list(top.values())
         self.played = played(view) if self.calls else {}
         self.bonus = 10 if len(view.get("hand_sizes") or ()) == 3 else 5
+        self.plays = plays_read(view) if family == "korol" else []
+        #: draw samples by rejection (the weights are steep): Король / Król
+        self.rejects = family == "korol"
 
     @property
     def active(self) -> bool:
-        return bool(self.calls)
+        return bool(self.calls or self.plays)
 
     def weight(self, sample) -> float:
-        """The sample's likelihood of the calls observed (1 when nothing is read)."""
-        if not self.calls:
+        """The sample's likelihood of the calls and plays observed (1 when nothing
+        is read)."""
+        if not self.calls and not self.plays:
             return 1.0
-        hands: dict[int, int] = {}
         logw = 0.0
+        held: dict[int, list[str]] = {}
+        for seat, seen, card, later in self.plays:
+            if seat not in held:
+                held[seat] = sample.bot_view(seat)["hand"]
+            if not played_as_basic(seen, [*held[seat], card, *later], card):
+                logw += math.log(PLAY_FLOOR)
+        hands: dict[int, int] = {}
         for seat, what, amount in self.calls:
             if amount is None:
                 continue

@@ -10,8 +10,11 @@ the same cards (common random numbers) and a sample is drawn once per round,
 not once per candidate.
 
 * Inference (:mod:`.inference`): each round's sample is weighted by how
-  likely it makes the other seats' calls under the basic bot's policy made
-  soft; the means are weighted means (``inference=False``: every weight 1).
+  likely it makes the other seats' calls (Тысяча's bids and passes) under the
+  basic bot's policy made soft, and the means are weighted means; in Король /
+  Król, where the other seats' plays are read and the weights are steep, the
+  sample is drawn by rejection instead (:func:`draw`); ``inference=False``:
+  every weight 1.
 * Value (:mod:`.value`): ``value="match"`` (the default) scores a play-out by
   the seat's estimated chance of winning the match after the deal, from the
   public match position (its total against the others', how far the match
@@ -57,7 +60,7 @@ import time
 from .base import Bot, Determinize, family_of
 from .fast import from_match, greedy_policy, playout
 from .heuristic import HeuristicBot, candidates
-from .inference import Reader
+from .inference import TRIES, Reader
 from .value import TITLE_POINTS, deal_points, fast_deal_points, fast_match_value, match_value
 
 #: Iterations are multiplied by this for decisions other than playing a card
@@ -177,9 +180,8 @@ class SearchBot(Bot):
         pace = 0.0  # the recent wall time of a rollout (a moving average)
         stop = "decided"
         while len(alive) > 1:
-            sample = determinize(random.Random(rng.getrandbits(64)))
+            sample, w = draw(determinize, rng, reader)
             play_seed = rng.getrandbits(64)
-            w = reader.weight(sample) if reader is not None else 1.0
             if fast and not before:
                 before = sample.view(seat)
             state = self._compact(sample, alive) if fast else None
@@ -286,6 +288,29 @@ class ExpertBot(SearchBot):
                          ms=None if ms is None else ms * EXPERT_TIME,
                          max_candidates=max_candidates, strict=strict, inference=inference,
                          value=value, z=z, min_rounds=min_rounds, playouts=playouts, waited=waited)
+
+
+def draw(determinize: Determinize, rng: random.Random, reader: Reader | None):
+    """One sample of the deal and its weight.  Without a reader, or one that reads
+    nothing, the weight is 1; a reader whose weights are steep (``rejects``) has the
+    sample drawn by rejection: each draw is accepted with the probability of its
+    weight, up to ``TRIES`` draws (none accepted: the likeliest of them), and the
+    sample drawn counts with the weight 1; else the reader's weight is the sample's."""
+    sample = determinize(random.Random(rng.getrandbits(64)))
+    if reader is None or not reader.active:
+        return sample, 1.0
+    w = reader.weight(sample)
+    if not reader.rejects:
+        return sample, w
+    best, best_w = sample, w
+    for _ in range(TRIES - 1):
+        if rng.random() < w:
+            return sample, 1.0
+        sample = determinize(random.Random(rng.getrandbits(64)))
+        w = reader.weight(sample)
+        if w > best_w:
+            best, best_w = sample, w
+    return (sample if rng.random() < w else best), 1.0
 
 
 def _prune(alive: list[str], values: dict[str, list[float]], weights: list[float],

@@ -237,6 +237,8 @@ class KorolMatch(Match):
         trick = self.trick
         if trick and card[1] != trick[0][1][1]:  # a discard shows a void (FOLLOW.reveals)
             self.voids[seat].update(FOLLOW.reveals(trick, card, self.trump, STRENGTH)[0])
+        elif not trick and self.lead_duty and self.trump is not None and card[1] != self.trump:
+            self.voids[seat].add(self.trump)  # rules: he holds no trump
         trick.append((seat, card))
         self.log.append(act.public[seat])
         if len(trick) < self.n_active:

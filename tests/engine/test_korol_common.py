@@ -261,3 +261,27 @@ def test_a_hand_given_up_is_known_to_its_old_owner_in_determinize_R32_R43():
     twin = m.determinize(3, rng)
     assert set("6S 7S 8S 9S TS JS QS KS AS".split()) <= set(twin.card_locations()["hand:2"])
     assert twin.view(3) == m.view(3)
+
+
+def test_a_lead_off_trump_under_the_duty_shows_a_trump_void_in_determinize_R12():
+    """Rule R-12: the first hand must lead a trump if he holds one; leading another
+    suit then tells everyone he holds none, and determinize keeps it."""
+    from engine.bots import make_bot
+    for seed in range(200):
+        m = find_variant("korol-ru").new_match(4, seed=seed)
+        bots = [make_bot("basic", s) for s in range(4)]
+        while m.phase != "play":
+            s = m.to_act()[0]
+            m.apply(s, bots[s].act(m, s))
+        leader = m.to_act()[0]
+        trump = m.view(None)["trump"]
+        if any(c[1] == trump for c in m.view(leader)["hand"]):
+            continue  # he must lead a trump: nothing to learn
+        m.apply(leader, m.legal_actions(leader)[0])
+        other = (leader + 1) % 4
+        rng = random.Random(seed)
+        for _ in range(30):
+            held = m.determinize(other, rng).card_locations()[f"hand:{leader}"]
+            assert not any(c[1] == trump for c in held)
+        return
+    raise AssertionError("no first hand without a trump in 200 deals")
