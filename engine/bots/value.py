@@ -138,13 +138,12 @@ def race_outcomes(tallies: tuple[int, ...], taken: int,
 
 def match_value(m, seat: int, family: str, rows0: int, roles0: int) -> float:
     """The seat's chance of winning the match, estimated (see the module doc)."""
+    if family == "korol":  # a finished match too: R-4's standings, and the last title's weight
+        return korol_chance(m.view(seat), seat, round_closed=len(m.role_table()) > roles0)
     if m.is_over():
         winners = (m.result() or {}).get("winners") or []
         return 1.0 / len(winners) if seat in winners else 0.0
-    v = m.view(seat)
-    if family == "korol":
-        return korol_chance(v, seat, round_closed=len(m.role_table()) > roles0)
-    totals, left = position(v, family, m.seats)
+    totals, left = position(m.view(seat), family, m.seats)
     return win_chance(totals, seat, DEAL_SPREAD[family] * math.sqrt(left + 1.0))
 
 
@@ -159,10 +158,16 @@ def position(v: dict, family: str, seats: int) -> tuple[list[float], float]:
     return totals, max(0.0, goal - max(totals)) / LEADER_PACE
 
 
+#: Король / Król: a point of the round's title next to the chance to win the match, so
+#: that a seat whose chance is gone still plays for the best title it can get.
+TITLE_WEIGHT = 0.01
+
+
 def korol_chance(v: dict, seat: int, round_closed: bool = False) -> float:
     """Король / Król: the seat's chance of winning the match from a view's public
-    position.  With ``round_closed`` the round just played is in the standings and
-    its titles are in force; else the round being played falls as
+    position, plus ``TITLE_WEIGHT`` for each R-4 point of its title in the round
+    being played.  With ``round_closed`` the round just played is in the standings
+    and its titles are in force; else the round being played falls as
     :func:`race_outcomes` says (the titles taken count as they are), and each way
     it may fall is judged by :func:`title_chances`."""
     rows = v.get("role_table") or []
@@ -172,7 +177,8 @@ def korol_chance(v: dict, seat: int, round_closed: bool = False) -> float:
     variant = v["variant"]
     if round_closed:
         last = tuple(TITLES.index(t) for t in rows[-1]["titles"])
-        return title_chances(variant, tuple(v["standings"]), kings, last, left)[seat]
+        return (title_chances(variant, tuple(v["standings"]), kings, last, left)[seat]
+                + TITLE_WEIGHT * TITLE_POINTS[TITLES[last[seat]]])
     new = v.get("new_titles") or [None] * seats
     tallies = v.get("tallies") or [0] * seats
     fixed = {s: TITLES.index(t) for s, t in enumerate(new) if t}
@@ -185,7 +191,8 @@ def korol_chance(v: dict, seat: int, round_closed: bool = False) -> float:
         last = tuple(way[s] for s in range(seats))
         standings = tuple(v["standings"][s] + TITLE_POINTS[TITLES[last[s]]] for s in range(seats))
         kings_then = tuple(k + (t == 0) for k, t in zip(kings, last, strict=True))
-        total += p * title_chances(variant, standings, kings_then, last, left - 1)[seat]
+        total += p * (title_chances(variant, standings, kings_then, last, left - 1)[seat]
+                      + TITLE_WEIGHT * TITLE_POINTS[TITLES[last[seat]]])
     return total
 
 

@@ -13,7 +13,7 @@ from engine import find_variant
 from engine.bots import make_bot
 from engine.bots.inference import PLAY_FLOOR, Reader, played_as_basic, plays_read
 from engine.bots.search import draw
-from engine.bots.value import TITLE_MOVES, korol_chance, race_outcomes, title_chances
+from engine.bots.value import TITLE_MOVES, TITLE_WEIGHT, korol_chance, race_outcomes, title_chances
 
 KING, PRINCE, SOLDIER, PEASANT = range(4)
 
@@ -53,13 +53,13 @@ def test_a_finished_match_goes_by_points_then_kings_then_the_last_title_R4():
 
 
 def test_an_open_round_weighs_each_way_it_may_fall_R4_R14():
-    # the crowning just begun: everyone alike
+    # the crowning just begun: everyone alike (a chance of 1/4, and the mean title's 1.5 points)
     v = find_variant("korol-ru").new_match(4, seed=2).view(0)
-    assert [korol_chance(v, s) for s in range(4)] == pytest.approx([0.25] * 4)
+    assert [korol_chance(v, s) for s in range(4)] == pytest.approx([0.25 + 1.5 * TITLE_WEIGHT] * 4)
     # a seat one trick from the King's ten is far ahead of one with none
     v = {**v, "tallies": [9, 3, 3, 0]}
     assert korol_chance(v, 0) > 0.5 > korol_chance(v, 3)
-    assert sum(korol_chance(v, s) for s in range(4)) == pytest.approx(1.0)
+    assert sum(korol_chance(v, s) for s in range(4)) == pytest.approx(1.0 + 6 * TITLE_WEIGHT)  # every title goes
     ways = race_outcomes((9, 3, 3, 0), 0, (10, 9, 8))
     assert sum(p for _, p in ways) == pytest.approx(1.0)
     assert all(sorted(titles) == [0, 1, 2, 3] for titles, _ in ways)
@@ -76,7 +76,19 @@ def test_a_closed_round_is_judged_from_its_titles_in_force_R4():
     last = tuple(("king", "prince", "soldier", "peasant").index(t) for t in row["titles"])
     kings = tuple(int(t == "king") for t in row["titles"])
     want = title_chances("korol-ru", tuple(v["standings"]), kings, last, 2)
-    assert [korol_chance(v, s, round_closed=True) for s in range(4)] == pytest.approx(want)
+    points = [3 - t for t in last]  # rule R-4
+    got = [korol_chance(v, s, round_closed=True) for s in range(4)]
+    assert got == pytest.approx([w + TITLE_WEIGHT * p for w, p in zip(want, points, strict=True)])
+
+
+def test_a_seat_without_a_chance_still_plays_for_its_title_R4():
+    # the last round: seat 3 cannot catch seat 0 (9 points to 0), yet a higher title is worth more to it
+    v = {"variant": "korol-ru", "standings": [9, 3, 3, 0], "rounds": 4, "targets": [9, 9, 9],
+         "role_table": [{"titles": t} for t in (["king", "prince", "soldier", "peasant"],) * 3],
+         "new_titles": [None] * 4}
+    ahead = korol_chance({**v, "tallies": [0, 0, 0, 8]}, 3)
+    behind = korol_chance({**v, "tallies": [0, 0, 0, 1]}, 3)
+    assert ahead > behind > 0.0
 
 
 # -- reading the plays ----------------------------------------------------------------
@@ -133,3 +145,16 @@ def test_nothing_is_read_of_the_seats_own_plays_or_in_other_families_R2_C5():
     assert all(who != seat for who, *_ in plays_read(v))
     king = find_variant("king-classic").new_match(4, seed=1)
     assert not Reader(king.view(king.to_act()[0]), "king").plays
+
+
+def test_a_finished_match_is_worth_its_result_R4():
+    from .test_korol_common import random_match
+    for variant in TITLE_MOVES:
+        for seed in range(6):
+            m = random_match(variant, seed, reigns=1)
+            winners = m.result()["winners"]
+            last = m.role_table()[-1]["titles"]
+            for s in range(4):
+                won = 1.0 / len(winners) if s in winners else 0.0
+                points = {"king": 3, "prince": 2, "soldier": 1, "peasant": 0}[last[s]]
+                assert korol_chance(m.view(s), s, round_closed=True) == pytest.approx(won + TITLE_WEIGHT * points)
