@@ -44,7 +44,7 @@ import math
 import random
 
 from ..variants.korol_play import FOLLOW, SORT_KEY, STRENGTH
-from .heuristic import decide as basic
+from .heuristic import HeuristicBot
 from .heuristic_thousand import estimate
 
 FLOOR = 0.08  # the least likelihood a call gets, whatever the hand
@@ -56,6 +56,7 @@ TRIES = 16  # Король / Król: samples drawn at most for one accepted by re
 #: it played later in the deal)
 Play = tuple[int, dict, str, tuple[str, ...]]
 _RNG = random.Random(0)  # the basic bot's trick play draws nothing from it
+_BASIC = HeuristicBot()  # the opponent model, one for every play read
 
 
 def calls(view: dict) -> list[tuple[int, str, int | None]]:
@@ -136,7 +137,7 @@ def played_as_basic(seen: dict, hand: list[str], card: str) -> bool:
     if len(legal) == 1:
         return True
     hand = sorted(hand, key=SORT_KEY.__getitem__)  # as the view had it
-    return basic({**seen, "hand": hand, "legal": ["play:" + c for c in legal]}, _RNG) == "play:" + card
+    return _BASIC.choose({**seen, "hand": hand, "legal": ["play:" + c for c in legal]}, _RNG) == "play:" + card
 
 
 class Reader:

@@ -299,18 +299,18 @@ def draw(determinize: Determinize, rng: random.Random, reader: Reader | None):
     sample = determinize(random.Random(rng.getrandbits(64)))
     if reader is None or not reader.active:
         return sample, 1.0
-    w = reader.weight(sample)
     if not reader.rejects:
-        return sample, w
-    best, best_w = sample, w
-    for _ in range(TRIES - 1):
+        return sample, reader.weight(sample)
+    best, best_w = sample, -1.0
+    for tried in range(TRIES):
+        if tried:
+            sample = determinize(random.Random(rng.getrandbits(64)))
+        w = reader.weight(sample)
         if rng.random() < w:
             return sample, 1.0
-        sample = determinize(random.Random(rng.getrandbits(64)))
-        w = reader.weight(sample)
         if w > best_w:
             best, best_w = sample, w
-    return (sample if rng.random() < w else best), 1.0
+    return best, 1.0
 
 
 def _prune(alive: list[str], values: dict[str, list[float]], weights: list[float],

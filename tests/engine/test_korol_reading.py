@@ -10,10 +10,11 @@ import random
 import pytest
 
 from engine import find_variant
-from engine.bots import make_bot
 from engine.bots.inference import PLAY_FLOOR, Reader, played_as_basic, plays_read
 from engine.bots.search import draw
 from engine.bots.value import TITLE_MOVES, TITLE_WEIGHT, korol_chance, race_outcomes, title_chances
+
+from .test_search import _basic_until
 
 KING, PRINCE, SOLDIER, PEASANT = range(4)
 
@@ -66,16 +67,12 @@ def test_an_open_round_weighs_each_way_it_may_fall_R4_R14():
 
 
 def test_a_closed_round_is_judged_from_its_titles_in_force_R4():
-    m = find_variant("korol-ru").new_match(4, seed=4, options={"reigns": 2})
-    bots = [make_bot("basic", s) for s in range(4)]
-    while not m.role_table():
-        s = m.to_act()[0]
-        m.apply(s, bots[s].act(m, s))
+    m, _ = _basic_until("korol-ru", 4, lambda m, s: bool(m.role_table()), seats=4, limit=2000)
     v = m.view(0)
     row = m.role_table()[0]
     last = tuple(("king", "prince", "soldier", "peasant").index(t) for t in row["titles"])
     kings = tuple(int(t == "king") for t in row["titles"])
-    want = title_chances("korol-ru", tuple(v["standings"]), kings, last, 2)
+    want = title_chances("korol-ru", tuple(v["standings"]), kings, last, v["rounds"] - 1)
     points = [3 - t for t in last]  # rule R-4
     got = [korol_chance(v, s, round_closed=True) for s in range(4)]
     assert got == pytest.approx([w + TITLE_WEIGHT * p for w, p in zip(want, points, strict=True)])
@@ -97,15 +94,10 @@ def test_a_seat_without_a_chance_still_plays_for_its_title_R4():
 def _plays_seen(variant: str, seed: int, at_least: int = 3):
     """Basic bots play until the seat to act has ``at_least`` plays by others in the
     deal to read; the match and that seat."""
-    m = find_variant(variant).new_match(4, seed=seed)
-    bots = [make_bot("basic", s, strict=True) for s in range(4)]
-    for _ in range(2000):
-        seat = m.to_act()[0]
+    def enough(m, seat) -> bool:
         v = m.view(seat)
-        if v["phase"] == "play" and len(plays_read(v)) >= at_least:
-            return m, seat
-        m.apply(seat, bots[seat].act(m, seat))
-    raise AssertionError("no such position")
+        return v["phase"] == "play" and len(plays_read(v)) >= at_least
+    return _basic_until(variant, seed, enough, seats=4, limit=2000)
 
 
 def test_the_others_plays_are_read_as_the_basic_bot_plays_R2_R12():
