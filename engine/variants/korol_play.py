@@ -15,8 +15,12 @@ What each seat knows of the hidden cards is kept in ``known[seat]``: card ->
 location, updated at every move the seat sees (its own cards, the turned
 trump, a hand shown to it, a card given to it, a whole hand passed in public).
 When a card leaves a place unseen by a seat, that seat forgets everything it
-knew about that place.  ``determinize`` keeps known cards where they are and
-deals the rest anew.
+knew about that place.  ``lacks[seat]``: hand's seat -> cards ``seat`` knows that
+hand does not hold (Король's tribute, R-23: the taker got the Peasant's highest
+trump, so the Peasant holds none above it); a card that comes into that hand
+where ``seat`` sees it leaves the set, one it does not see ends it.
+``determinize`` keeps known cards where they are and deals the rest anew, off
+the voids and the cards known to be lacking.
 """
 
 from __future__ import annotations
@@ -108,6 +112,7 @@ class KorolMatch(Match):
         self.lead_duty = False
         self.voids: list[set[str]] = [set() for _ in range(SEATS)]
         self.known: list[dict[str, str]] = [{} for _ in range(SEATS)]
+        self.lacks: list[dict[int, frozenset[str]]] = [{} for _ in range(SEATS)]
 
     def seat_of(self, title: str) -> int:
         """The seat holding ``title`` in this round (from the round before)."""
@@ -183,6 +188,7 @@ class KorolMatch(Match):
     def _see_all(self, card: str, where: str) -> None:
         for k in self.known:
             k[card] = where
+        self._came(where, (card,), range(SEATS))
 
     def _moved_unseen(self, card: str, src: str, dst: str, seers: tuple[int, ...]) -> None:
         """One card moved face down from ``src`` to ``dst``; only ``seers`` know which."""
@@ -192,9 +198,24 @@ class KorolMatch(Match):
             else:
                 for c in [c for c, w in k.items() if w == src]:
                     del k[c]
+        self._came(dst, (card,), seers)
+
+    def _came(self, dst: str, cards, seers) -> None:
+        """``cards`` came to ``dst``: what a hand lacks (``lacks``) loses them for the
+        seats that saw them, and is no longer known to the others."""
+        if not dst.startswith("hand:"):
+            return
+        holder = int(dst[5:])
+        for s, lacks in enumerate(self.lacks):
+            if holder in lacks:
+                if s in seers:
+                    lacks[holder] = lacks[holder].difference(cards)
+                else:
+                    del lacks[holder]
 
     def _moved_pile(self, cards: list[str], src: str, dst: str, seers: tuple[int, ...] = ()) -> None:
         """A whole pile moved in public; ``seers`` look at the cards."""
+        self._came(dst, cards, seers)
         for s, k in enumerate(self.known):
             if s in seers:
                 for c in cards:
@@ -416,7 +437,8 @@ class KorolMatch(Match):
         for key, pile in piles:
             free = [c for c in pile if known.get(c) != key]
             pool += free
-            banned = frozenset(self.voids[int(key[5:])]) if key.startswith("hand:") else frozenset()
+            banned = (frozenset(self.voids[int(key[5:])]) | self.lacks[seat].get(int(key[5:]), frozenset())
+                      if key.startswith("hand:") else frozenset())
             slots.append((key, len(free), banned))
         dealt = assign_hidden(pool, slots, rng)
         for key, pile in piles:
@@ -445,3 +467,6 @@ class KorolMatch(Match):
                     raise EngineError(f"seat {s} does not know its {c}")
                 if c[1] in self.voids[s]:
                     raise EngineError(f"seat {s} holds {c} but counts as void")
+            for holder, cards in self.lacks[s].items():
+                if cards.intersection(self.hands[holder]):
+                    raise EngineError(f"seat {s} believes seat {holder} lacks {sorted(cards)}")

@@ -18,7 +18,7 @@ from typing import ClassVar, cast
 from ..actions import Action
 from ..dealing import deal_cards_round
 from ..match import Stage
-from .korol_play import HAND, SEATS, STRENGTH, KorolMatch
+from .korol_play import DECK, HAND, SEATS, STRENGTH, KorolMatch
 
 CROWNING_TARGETS = (10, 9, 8)  # rule R-14
 REIGN_TARGETS = (9, 9, 9)  # rule R-27 [reading]
@@ -125,6 +125,9 @@ class KorolRuMatch(KorolMatch):
         if trumps:  # the Peasant's highest trump goes to the taker by itself
             card = max(trumps, key=STRENGTH.__getitem__)
             self._take(taker, peasant, card)
+            # so the taker knows the Peasant holds no trump above it
+            self.lacks[taker][peasant] = frozenset(
+                c for c in DECK if c[1] == self.trump and STRENGTH[c] > STRENGTH[card])
             return
         # no trump: the taker is shown the Peasant's hand (the one look of rule C-5)
         shown = self._sorted(self.hands[peasant])

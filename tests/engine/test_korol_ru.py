@@ -76,6 +76,36 @@ def test_a_trump_the_king_gives_back_counts_for_the_prince_R23():
     assert "7H" in m.view(0)["hand"] and "7H" not in m.view(3)["hand"]
 
 
+# The Peasant (3) holds QH and the turned 6H; the Soldier holds the hearts above.
+LOW_TRUMP = deal("6D 7D 8D 9D TD JD QD KD AD",
+                 "AH KH JH TH 9H 8H 7H QS KS",
+                 "6C 7C 8C 9C TC JC QC KC AC",
+                 "QH AS 6S 7S 8S 9S TS JS 6H")
+
+
+def _peasant_hands(m, seat: int, n: int = 60) -> list[set[str]]:
+    rng = random.Random(5)
+    return [set(m.determinize(seat, rng).card_locations()["hand:3"]) for _ in range(n)]
+
+
+def test_the_taker_knows_the_peasant_holds_no_higher_trump_R23():
+    m = ru_crowned_mixed(LOW_TRUMP)
+    assert "QH" in m.view(2)["hand"]  # the King took the Peasant's highest trump
+    # so in the King's samples the Peasant never holds the KH or the AH
+    assert all(not {"KH", "AH"} & hand for hand in _peasant_hands(m, 2))
+    # the Soldier saw nothing: his samples may give the Peasant any card he cannot see
+    assert any({"QH"} & hand for hand in _peasant_hands(m, 1))
+    act(m, "give:6C>3")  # the King gives a club: he still knows
+    assert all(not {"KH", "AH"} & hand for hand in _peasant_hands(m, 2))
+    assert "6H" in m.view(0)["hand"]  # the Prince took the Peasant's last trump
+    act(m, "give:6D>3")  # a card the King did not see: he no longer knows
+    assert any({"KH", "AH"} & hand for hand in _peasant_hands(m, 2))
+    # the Prince still knows the Peasant holds no heart (and where his 6D went)
+    hands = _peasant_hands(m, 0)
+    assert all("6D" in hand and not any(c[1] == "H" for c in hand) for hand in hands)
+    m.check_knowledge()
+
+
 def test_no_trump_shows_the_hand_to_the_taker_only_R23():
     m = ru_crowned_mixed(ONE_TRUMP)
     act(m, "give:6C>3")  # the Peasant now holds no trump
