@@ -165,18 +165,23 @@ class Reader:
     def active(self) -> bool:
         return bool(self.calls or self.plays)
 
-    def weight(self, sample) -> float:
+    def weight(self, sample, least: float = 0.0) -> float:
         """The sample's likelihood of the calls and plays observed (1 when nothing
-        is read)."""
+        is read).  With ``least`` > 0 the plays' reading stops, returning 0, once
+        the likelihood is known to be at most ``least`` (a rejection draw asks
+        no more)."""
         if not self.calls and not self.plays:
             return 1.0
         logw = 0.0
+        bound = math.log(least) if least > 0 else -math.inf
         held: dict[int, list[str]] = {}
         for seat, seen, card, later in self.plays:
             if seat not in held:
                 held[seat] = sample.bot_view(seat)["hand"]
             if not played_as_basic(seen, [*held[seat], card, *later], card):
                 logw += math.log(PLAY_FLOOR)
+                if logw <= bound:
+                    return 0.0
         hands: dict[int, int] = {}
         for seat, what, amount in self.calls:
             if amount is None:

@@ -305,8 +305,10 @@ def draw(determinize: Determinize, rng: random.Random, reader: Reader | None):
     for tried in range(TRIES):
         if tried:
             sample = determinize(random.Random(rng.getrandbits(64)))
-        w = reader.weight(sample)
-        if rng.random() < w:
+        u = rng.random()
+        # read no further than it takes to know: rejected, and not the likeliest
+        w = reader.weight(sample, least=min(u, best_w))
+        if u < w:
             return sample, 1.0
         if w > best_w:
             best, best_w = sample, w
