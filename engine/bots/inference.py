@@ -50,7 +50,7 @@ from .heuristic_thousand import estimate
 FLOOR = 0.08  # the least likelihood a call gets, whatever the hand
 SOFTNESS = 15.0  # points of estimate over which a call turns from unlikely to likely
 PLAY_FLOOR = 0.1  # Король / Król: the likelihood of a play the basic bot would not make
-TRIES = 16  # Король / Król: samples drawn at most for one accepted by rejection
+TRIES = 64  # Король / Król: samples drawn at most for one accepted by rejection
 
 #: (seat, what it saw when it played (a view without its hand), the card, the cards
 #: it played later in the deal)
