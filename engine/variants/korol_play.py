@@ -450,6 +450,7 @@ class KorolMatch(Match):
             if s != seat:
                 self.known[s] = {c: w for c, w in self.known[s].items() if where.get(c) == w}
                 self.known[s].update((c, f"hand:{s}") for c in self.hands[s])
+                self.lacks[s] = {h: c for h, c in self.lacks[s].items() if not c.intersection(self.hands[h])}
         self._after_redeal()
 
     def _after_redeal(self) -> None:

@@ -95,6 +95,11 @@ def test_the_taker_knows_the_peasant_holds_no_higher_trump_R23():
     assert all(not {"KH", "AH"} & hand for hand in _peasant_hands(m, 2))
     # the Soldier saw nothing: his samples may give the Peasant any card he cannot see
     assert any({"QH"} & hand for hand in _peasant_hands(m, 1))
+    rng = random.Random(6)
+    twins = [m.determinize(0, rng) for _ in range(30)]  # the Prince's, who cannot see the hearts
+    assert any({"KH", "AH"} & set(t.card_locations()["hand:3"]) for t in twins)
+    for twin in twins:  # and in them the King knows only what is true there
+        twin.check_knowledge()
     act(m, "give:6C>3")  # the King gives a club: he still knows
     assert all(not {"KH", "AH"} & hand for hand in _peasant_hands(m, 2))
     assert "6H" in m.view(0)["hand"]  # the Prince took the Peasant's last trump
