@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import find_variant  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
-from engine.bots.inference import TRIES, Reader  # noqa: E402
+from engine.bots.inference import PLAY_FLOOR, TRIES, Reader  # noqa: E402
 from engine.bots.search import draw  # noqa: E402
 
 
@@ -45,6 +45,9 @@ def main() -> None:
     ap.add_argument("--variant", default="korol-ru")
     ap.add_argument("--matches", type=int, default=40)
     ap.add_argument("--samples", type=int, default=10, help="samples a position, each way")
+    ap.add_argument("--tries", type=int, default=TRIES, help="rejection draws a sample at most")
+    ap.add_argument("--floor", type=float, default=PLAY_FLOOR,
+                    help="the likelihood of a play the basic bot would not make")
     args = ap.parse_args()
     plain = read = 0.0
     spent = 0.0
@@ -59,11 +62,11 @@ def main() -> None:
             if v["phase"] == "play" and 3 <= len(v["hand"]) <= 6 and step % 3 == 0:
                 truth = m.card_locations()
                 rng = random.Random(seed * 100_000 + step)
-                reader = Reader(v, "korol")
+                reader = Reader(v, "korol", args.floor)
                 for _ in range(args.samples):
                     plain += placed(m.determinize(seat, random.Random(rng.getrandbits(64))), truth, seat)
                     t0 = time.perf_counter()
-                    sample, _ = draw(lambda r, s=seat, mm=m: mm.determinize(s, r), rng, reader)
+                    sample, _ = draw(lambda r, s=seat, mm=m: mm.determinize(s, r), rng, reader, args.tries)
                     spent += time.perf_counter() - t0
                     read += placed(sample, truth, seat)
                 positions += 1
@@ -71,7 +74,7 @@ def main() -> None:
             step += 1
     n = positions * args.samples
     print(f"# python bench/korol_reading.py --variant {args.variant} --matches {args.matches}"
-          f" --samples {args.samples} (TRIES {TRIES})")
+          f" --samples {args.samples} --tries {args.tries} --floor {args.floor}")
     print(f"{args.variant}: {positions} positions; hidden cards placed right: plain {plain / n:.1%},"
           f" read {read / n:.1%}; a draw with the reading {1000 * spent / n:.2f} ms")
 

@@ -143,7 +143,7 @@ def played_as_basic(seen: dict, hand: list[str], card: str) -> bool:
 class Reader:
     """The weight of samples for one decision (see the module doc)."""
 
-    def __init__(self, view: dict, family: str) -> None:
+    def __init__(self, view: dict, family: str, play_floor: float = PLAY_FLOOR) -> None:
         # per seat the calls that say the most: its highest bid and the pass (the
         # lower bids follow from the highest; the basic bot's calls are not
         # independent draws, so multiplying every raise would overcount)
@@ -160,6 +160,7 @@ class Reader:
         self.plays = plays_read(view) if family == "korol" else []
         #: draw samples by rejection (the weights are steep): Король / Król
         self.rejects = family == "korol"
+        self.play_floor = math.log(play_floor)  # a play the basic bot would not make
 
     @property
     def active(self) -> bool:
@@ -179,7 +180,7 @@ class Reader:
             if seat not in held:
                 held[seat] = sample.bot_view(seat)["hand"]
             if not played_as_basic(seen, [*held[seat], card, *later], card):
-                logw += math.log(PLAY_FLOOR)
+                logw += self.play_floor
                 if logw <= bound:
                     return 0.0
         hands: dict[int, int] = {}

@@ -60,7 +60,7 @@ import time
 from .base import Bot, Determinize, family_of
 from .fast import from_match, greedy_policy, playout
 from .heuristic import HeuristicBot, candidates
-from .inference import TRIES, Reader
+from .inference import PLAY_FLOOR, TRIES, Reader
 from .value import TITLE_POINTS, deal_points, fast_deal_points, fast_match_value, match_value
 
 #: Iterations are multiplied by this for decisions other than playing a card
@@ -152,6 +152,10 @@ class SearchBot(Bot):
     #: the expert's early stop is stricter than the family's (ExpertBot)
     stricter_z = 0.0
     more_rounds = 1.0
+    #: Король / Król's reading (inference.py): draws a sample at most, and the
+    #: likelihood of a play the basic bot would not make (the expert's: ExpertBot)
+    tries = TRIES
+    play_floor = PLAY_FLOOR
 
     def early_stop(self, family: str) -> tuple[float, int]:
         """The early stop's z and minimum rounds: as given, else the family's
@@ -167,7 +171,7 @@ class SearchBot(Bot):
         value = VALUES[self.value]
         fast = self.playouts == "fast"
         before: dict = {}  # the public position (the seat's view of a sample), once drawn
-        reader = Reader(view, family) if self.inference else None
+        reader = Reader(view, family, self.play_floor) if self.inference else None
         start = time.perf_counter()
         deadline = None if self.ms is None else start + self.ms / 1000
         budget = self.iterations
@@ -180,7 +184,7 @@ class SearchBot(Bot):
         pace = 0.0  # the recent wall time of a rollout (a moving average)
         stop = "decided"
         while len(alive) > 1:
-            sample, w = draw(determinize, rng, reader)
+            sample, w = draw(determinize, rng, reader, self.tries)
             play_seed = rng.getrandbits(64)
             if fast and not before:
                 before = sample.view(seat)
@@ -272,13 +276,18 @@ class SearchBot(Bot):
 
 
 class ExpertBot(SearchBot):
-    """The strong bot with ``EXPERT_TIME`` times its budget, more candidates and a
-    stricter early stop: ``ms`` / ``iterations`` are the strong bot's budget (the
-    server's ``bot_think_ms``), multiplied here."""
+    """The strong bot with ``EXPERT_TIME`` times its budget, more candidates, a
+    stricter early stop and a harder reading of the others' plays: ``ms`` /
+    ``iterations`` are the strong bot's budget (the server's ``bot_think_ms``),
+    multiplied here."""
 
     level = "expert"
     stricter_z = 0.5  # 2.5 standard errors after 6 rounds where the strong bot's are 2 after 4
     more_rounds = 1.5
+    #: Король / Król: it reads the others' plays harder (more of the hidden cards placed
+    #: right, bench/korol_reading.py; bench/RESULTS.md "Король: the expert reads harder")
+    tries = TRIES * EXPERT_TIME
+    play_floor = 0.03
 
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = EXPERT_CANDIDATES, strict: bool = False,
@@ -290,11 +299,11 @@ class ExpertBot(SearchBot):
                          value=value, z=z, min_rounds=min_rounds, playouts=playouts, waited=waited)
 
 
-def draw(determinize: Determinize, rng: random.Random, reader: Reader | None):
+def draw(determinize: Determinize, rng: random.Random, reader: Reader | None, tries: int = TRIES):
     """One sample of the deal and its weight.  Without a reader, or one that reads
     nothing, the weight is 1; a reader whose weights are steep (``rejects``) has the
     sample drawn by rejection: each draw is accepted with the probability of its
-    weight, up to ``TRIES`` draws (none accepted: the likeliest of them), and the
+    weight, up to ``tries`` draws (none accepted: the likeliest of them), and the
     sample drawn counts with the weight 1; else the reader's weight is the sample's."""
     sample = determinize(random.Random(rng.getrandbits(64)))
     if reader is None or not reader.active:
@@ -302,7 +311,7 @@ def draw(determinize: Determinize, rng: random.Random, reader: Reader | None):
     if not reader.rejects:
         return sample, reader.weight(sample)
     best, best_w = sample, -1.0
-    for tried in range(TRIES):
+    for tried in range(tries):
         if tried:
             sample = determinize(random.Random(rng.getrandbits(64)))
         u = rng.random()

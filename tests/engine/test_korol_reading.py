@@ -5,13 +5,14 @@ samples drawn by rejection (engine/bots/search.py, ``draw``)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from engine import find_variant
-from engine.bots.inference import PLAY_FLOOR, Reader, played_as_basic, plays_read
-from engine.bots.search import draw
+from engine.bots.inference import PLAY_FLOOR, TRIES, Reader, played_as_basic, plays_read
+from engine.bots.search import EXPERT_TIME, ExpertBot, SearchBot, draw
 from engine.bots.value import TITLE_MOVES, TITLE_WEIGHT, korol_chance, race_outcomes, title_chances
 
 from .test_search import _basic_until
@@ -129,6 +130,27 @@ def test_samples_that_contradict_a_play_weigh_less_and_are_drawn_less_R2():
         assert w == 1.0
         drawn.append(reader.weight(sample))
     assert sum(drawn) > 3 * sum(plain)  # the samples drawn fit the plays far better
+
+
+def test_a_steeper_floor_and_more_draws_read_harder_R2():
+    """The expert's reading (ExpertBot: more draws, a steeper floor): a sample that
+    contradicts k plays weighs the floor to the k, and more draws fit the plays better."""
+    m, seat = _plays_seen("korol-ru", 6, at_least=6)
+    v = m.view(seat)
+    soft, steep = Reader(v, "korol"), Reader(v, "korol", 0.03)
+    rng = random.Random(5)
+    for _ in range(100):
+        sample = m.determinize(seat, random.Random(rng.getrandbits(64)))
+        k = round(math.log(soft.weight(sample)) / math.log(PLAY_FLOOR))
+        assert steep.weight(sample) == pytest.approx(0.03 ** k)
+    fits = {}
+    for tries in (4, TRIES * EXPERT_TIME):
+        rng = random.Random(7)
+        fits[tries] = sum(steep.weight(draw(lambda r: m.determinize(seat, r), rng, steep, tries)[0])
+                          for _ in range(100))
+    assert fits[TRIES * EXPERT_TIME] > 2 * fits[4]
+    assert (ExpertBot.tries, ExpertBot.play_floor) == (TRIES * EXPERT_TIME, 0.03)
+    assert (SearchBot.tries, SearchBot.play_floor) == (TRIES, PLAY_FLOOR)
 
 
 def test_nothing_is_read_of_the_seats_own_plays_or_in_other_families_R2_C5():
