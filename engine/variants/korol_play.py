@@ -437,8 +437,10 @@ class KorolMatch(Match):
         for key, pile in piles:
             free = [c for c in pile if known.get(c) != key]
             pool += free
-            banned = (frozenset(self.voids[int(key[5:])]) | self.lacks[seat].get(int(key[5:]), frozenset())
-                      if key.startswith("hand:") else frozenset())
+            banned: frozenset[str] = frozenset()
+            if key.startswith("hand:"):
+                holder = int(key[5:])
+                banned = frozenset(self.voids[holder]) | self.lacks[seat].get(holder, frozenset())
             slots.append((key, len(free), banned))
         dealt = assign_hidden(pool, slots, rng)
         for key, pile in piles:
