@@ -95,6 +95,8 @@ def make(level: str, seed: int, args):
             budget["min_rounds"] = args.min_rounds
         if args.playouts:
             budget["playouts"] = args.playouts
+        if args.endgame is not None and level == args.level:
+            budget["endgame"] = args.endgame
     return make_bot(level, seed, **budget)
 
 
@@ -173,6 +175,8 @@ def main() -> None:
     ap.add_argument("--min-rounds", type=int, help="rounds before the early stop may drop a candidate")
     ap.add_argument("--playouts", choices=("fast", "engine"),
                     help="the trick play of a play-out on the compact state or the engine (default: engine)")
+    ap.add_argument("--endgame", type=int,
+                    help="the tested bot plays its play-outs' last N tricks exactly (0: never; default: the level's)")
     ap.add_argument("--sprt", help="P0,P1: stop once the share is shown above P1 or below P0")
     ap.add_argument("--root", help="import the engine (and its bots) from this checkout")
     ap.add_argument("--seed", type=int, default=1)
@@ -195,6 +199,8 @@ def main() -> None:
         label += f" (value {args.value})"
     if args.playouts:
         label += f" (playouts {args.playouts})"
+    if args.endgame is not None:
+        label += f" (endgame {args.endgame})"
     if args.z is not None or args.min_rounds is not None:
         label += f" (z {args.z}, min rounds {args.min_rounds})"
     p0 = p1 = None

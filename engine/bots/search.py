@@ -103,7 +103,7 @@ class SearchBot(Bot):
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = 8, strict: bool = False, inference: bool = True,
                  value: str = "match", z: float | None = None, min_rounds: int | None = None,
-                 playouts: str = "engine", waited: float = 0.0) -> None:
+                 playouts: str = "engine", waited: float = 0.0, endgame: int | None = None) -> None:
         super().__init__(seed, strict=strict)
         if iterations is None and ms is None:
             raise ValueError("a search bot needs a budget: iterations or ms")
@@ -121,6 +121,7 @@ class SearchBot(Bot):
         self.z = z  # None: the family's (EARLY_STOP)
         self.min_rounds = min_rounds
         self.playouts = playouts
+        self.endgame = endgame  # None: the level's (ENDGAME)
         self.policy = HeuristicBot(seed, strict=strict)
         self.last_stats: dict = {}
 
@@ -152,6 +153,8 @@ class SearchBot(Bot):
     #: the expert's early stop is stricter than the family's (ExpertBot)
     stricter_z = 0.0
     more_rounds = 1.0
+    #: tricks at a deal's end that a play-out plays exactly (.fast.endgame), by family
+    endgame_tricks: dict[str, int] = {}
     #: Король / Król's reading (inference.py): draws a sample at most, and the
     #: likelihood of a play the basic bot would not make (the expert's: ExpertBot)
     tries = TRIES
@@ -168,6 +171,7 @@ class SearchBot(Bot):
         seat = view["seat"]
         family = family_of(view)
         z, min_rounds = self.early_stop(family)
+        exact = self.endgame_tricks.get(family, 0) if self.endgame is None else self.endgame
         value = VALUES[self.value]
         fast = self.playouts == "fast"
         before: dict = {}  # the public position (the seat's view of a sample), once drawn
@@ -199,10 +203,10 @@ class SearchBot(Bot):
                 if state is not None:  # the decision is a card: the whole play-out is compact
                     twin = state.copy()
                     twin.play(twin.code(a))
-                    got.append(self._fast_rollout(twin, seat, family, before, random.Random(play_seed)))
+                    got.append(self._fast_rollout(twin, seat, family, before, random.Random(play_seed), exact))
                 else:
                     got.append(self._rollout(sample.copy(), seat, a, family, value,
-                                             random.Random(play_seed), before or None))
+                                             random.Random(play_seed), before or None, exact))
                 spent = time.perf_counter() - t0
                 pace = spent if pace == 0 else 0.8 * pace + 0.2 * spent
             if len(got) < len(alive):
@@ -244,16 +248,19 @@ class SearchBot(Bot):
             return None
         return state
 
-    def _fast_rollout(self, state, seat: int, family: str, before: dict, rng: random.Random) -> float:
+    def _fast_rollout(self, state, seat: int, family: str, before: dict, rng: random.Random,
+                      exact: int = 0) -> float:
         """The rest of the deal's play on the compact state (the compact rule of thumb
-        in every seat), valued from ``before``, the public position when the play began."""
-        playout(state, greedy_policy, rng)
+        in every seat; the last ``exact`` tricks played exactly), valued from
+        ``before``, the public position in this deal's play."""
+        playout(state, greedy_policy, rng, exact)
         return FAST_VALUES[self.value](state, seat, family, before)
 
     def _rollout(self, m, seat: int, action: str, family: str, value, rng: random.Random,
-                 before: dict | None = None) -> float:
+                 before: dict | None = None, exact: int = 0) -> float:
         """The rest of the deal on the engine, from ``action``; with ``before`` (fast
-        play-outs) the trick play goes on on the compact state once it starts."""
+        play-outs) the trick play goes on on the compact state once it starts, with
+        ``exact`` its last tricks do (played exactly, :mod:`.fast.endgame`)."""
         rows0 = len(m.scoresheet())
         roles0 = len(m.role_table())
         m.apply_unchecked(seat, action)
@@ -269,8 +276,9 @@ class SearchBot(Bot):
             v = m.bot_view(s)
             if v["rows"] > rows0:
                 break
-            if before is not None and m.phase == "play":
-                return self._fast_rollout(from_match(m), seat, family, before, rng)
+            if m.phase == "play" and (before is not None or (
+                    exact and sum(v["hand_sizes"]) <= exact * sum(1 for n in v["hand_sizes"] if n))):
+                return self._fast_rollout(from_match(m), seat, family, before or m.view(seat), rng, exact)
             m.apply_unchecked(s, policy.choose(v, rng))
         return value(m, seat, family, rows0, roles0)
 
@@ -292,11 +300,13 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int = 0, *, iterations: int | None = None, ms: float | None = 800,
                  max_candidates: int = EXPERT_CANDIDATES, strict: bool = False,
                  inference: bool = True, value: str = "match", z: float | None = None,
-                 min_rounds: int | None = None, playouts: str = "engine", waited: float = 0.0) -> None:
+                 min_rounds: int | None = None, playouts: str = "engine", waited: float = 0.0,
+                 endgame: int | None = None) -> None:
         super().__init__(seed, iterations=None if iterations is None else iterations * EXPERT_TIME,
                          ms=None if ms is None else ms * EXPERT_TIME,
                          max_candidates=max_candidates, strict=strict, inference=inference,
-                         value=value, z=z, min_rounds=min_rounds, playouts=playouts, waited=waited)
+                         value=value, z=z, min_rounds=min_rounds, playouts=playouts, waited=waited,
+                         endgame=endgame)
 
 
 def draw(determinize: Determinize, rng: random.Random, reader: Reader | None, tries: int = TRIES):

@@ -16,6 +16,7 @@ checks this state against it on random positions of every variant).
     state.scores()                   # once done: each seat's score for the deal
     twin = state.copy()              # cheap, independent
     playout(state, random_policy, rng)   # play to the end; returns state.scores()
+    playout(state, greedy_policy, rng, exact=2)  # the last two tricks exactly (.endgame)
 
 Codes: a card is ``9 * suit + strength`` (suit in ``SCDH``, strength the rank's
 within its suit in the variant's order), so a suit is nine bits of a hand and a
@@ -52,6 +53,7 @@ import random
 from collections.abc import Callable
 
 from ... import Match, find_variant
+from .endgame import cards_left, solve
 from .king import KingState
 from .korol import KorolState
 from .policy import greedy_policy, random_policy
@@ -74,10 +76,16 @@ def from_match(match: Match) -> PlayState:
     return cls(match, view, match.card_locations())
 
 
-def playout(state: PlayState, policy: Policy, rng: random.Random) -> list[int]:
+def playout(state: PlayState, policy: Policy, rng: random.Random, exact: int = 0) -> list[int]:
     """Play ``state`` to the end of the deal with ``policy(state, legal, rng) -> code``
-    (a forced card is played without asking it); returns ``state.scores()``."""
+    (a forced card is played without asking it); returns ``state.scores()``.  With
+    ``exact``, once the hands hold that many tricks or fewer the rest is played
+    exactly (:func:`.endgame.solve`)."""
     while not state.done:
+        if exact and cards_left(state) <= exact * state.size:
+            for code in solve(state)[1]:
+                state.play(code)
+            break
         legal = state.legal()
         state.play(legal[0] if len(legal) == 1 else policy(state, legal, rng))
     return state.scores()

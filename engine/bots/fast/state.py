@@ -199,6 +199,11 @@ class PlayState:
         """Each seat's score for the deal, once ``done`` (see the family's class)."""
         raise NotImplementedError
 
+    def extra_key(self) -> tuple:
+        """What of the family's own fields does not follow from the hands, the trick,
+        the trump and the tricks' winners and cards (:mod:`.endgame`'s memo key)."""
+        return ()
+
     # -- text ----------------------------------------------------------------------
 
     def action_text(self, code: int) -> str:

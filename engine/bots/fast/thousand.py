@@ -130,6 +130,9 @@ class ThousandState(PlayState):
         t.married, t.marriages = self.married.copy(), self.marriages.copy()
         t.quit_ok, t.quit_scores = self.quit_ok, self.quit_scores
 
+    def extra_key(self) -> tuple:
+        return tuple(self.married)  # the marriages declared (the trump is in the key)
+
     # -- legal (T-21, T-22, T-23; M-15, M-16, M-17) -----------------------------------
 
     def legal(self) -> list[int]:
