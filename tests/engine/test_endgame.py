@@ -9,32 +9,30 @@ import random
 import pytest
 
 from engine import find_variant
-from engine.bots import SearchBot, make_bot
+from engine.bots import SearchBot
 from engine.bots.fast import from_match, greedy_policy, playout
 from engine.bots.fast.endgame import cards_left, solve
+
+from .test_search import _basic_until
 
 FAMILIES = ("korol-ru", "krol-pl", "thousand-1001", "thousand-ru", "king-classic")
 
 
 def _positions(vid: str, tricks_left: int, count: int):
-    """Matches of basic bots stopped where the hands hold ``tricks_left`` tricks or
-    fewer: ``(match, state)`` pairs (a copy of the match, every hand read)."""
+    """``count`` matches of basic bots (one a seed), each stopped at a random moment of
+    its first deal's play where the hands hold ``tricks_left`` tricks or fewer:
+    ``(match, state)`` pairs (every hand read: a test may)."""
     v = find_variant(vid)
     seats = 4 if 4 in v.seat_counts and v.family != "thousand" else 3
     out = []
-    seed = 0
-    while len(out) < count:
-        seed += 1
-        m = v.new_match(seats, seed=seed)
-        bots = [make_bot("basic", s) for s in range(seats)]
+    for seed in range(1, count + 1):
         rng = random.Random(seed)
-        while not m.is_over() and len(out) < count:
-            s = m.to_act()[0]
-            if m.phase == "play":
-                state = from_match(m)
-                if 0 < cards_left(state) <= tricks_left * state.size and rng.random() < 0.5:
-                    out.append((m.copy(), state))
-            m.apply(s, bots[s].act(m, s))
+
+        def late(m, seat, rng=rng):
+            return (m.phase == "play" and cards_left(from_match(m)) <= tricks_left * from_match(m).size
+                    and rng.random() < 0.4)
+        m, _ = _basic_until(vid, seed, late, seats=seats, limit=3000)
+        out.append((m, from_match(m)))
     return out
 
 
