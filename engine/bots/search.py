@@ -121,7 +121,7 @@ class SearchBot(Bot):
         self.z = z  # None: the family's (EARLY_STOP)
         self.min_rounds = min_rounds
         self.playouts = playouts
-        self.endgame = endgame  # None: the level's (ENDGAME)
+        self.endgame = endgame  # None: the level's by family (endgame_tricks)
         self.policy = HeuristicBot(seed, strict=strict)
         self.last_stats: dict = {}
 
