@@ -160,7 +160,7 @@ class Reader:
         self.plays = plays_read(view) if family == "korol" else []
         #: draw samples by rejection (the weights are steep): Король / Król
         self.rejects = family == "korol"
-        self.play_floor = math.log(play_floor)  # a play the basic bot would not make
+        self.log_floor = math.log(play_floor)  # a play the basic bot would not make
 
     @property
     def active(self) -> bool:
@@ -180,7 +180,7 @@ class Reader:
             if seat not in held:
                 held[seat] = sample.bot_view(seat)["hand"]
             if not played_as_basic(seen, [*held[seat], card, *later], card):
-                logw += self.play_floor
+                logw += self.log_floor
                 if logw <= bound:
                     return 0.0
         hands: dict[int, int] = {}

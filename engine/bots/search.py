@@ -59,6 +59,7 @@ import time
 
 from .base import Bot, Determinize, family_of
 from .fast import from_match, greedy_policy, playout
+from .fast.endgame import due
 from .heuristic import HeuristicBot, candidates
 from .inference import PLAY_FLOOR, TRIES, Reader
 from .value import TITLE_POINTS, deal_points, fast_deal_points, fast_match_value, match_value
@@ -276,8 +277,9 @@ class SearchBot(Bot):
             v = m.bot_view(s)
             if v["rows"] > rows0:
                 break
+            sizes = v["hand_sizes"]
             if m.phase == "play" and (before is not None or (
-                    exact and sum(v["hand_sizes"]) <= exact * sum(1 for n in v["hand_sizes"] if n))):
+                    exact and due(sum(sizes), sum(1 for n in sizes if n), exact))):
                 return self._fast_rollout(from_match(m), seat, family, before or m.view(seat), rng, exact)
             m.apply_unchecked(s, policy.choose(v, rng))
         return value(m, seat, family, rows0, roles0)

@@ -53,7 +53,7 @@ import random
 from collections.abc import Callable
 
 from ... import Match, find_variant
-from .endgame import cards_left, solve
+from .endgame import cards_left, due, solve
 from .king import KingState
 from .korol import KorolState
 from .policy import greedy_policy, random_policy
@@ -82,7 +82,7 @@ def playout(state: PlayState, policy: Policy, rng: random.Random, exact: int = 0
     ``exact``, once the hands hold that many tricks or fewer the rest is played
     exactly (:func:`.endgame.solve`)."""
     while not state.done:
-        if exact and cards_left(state) <= exact * state.size:
+        if exact and due(cards_left(state), state.size, exact):
             for code in solve(state)[1]:
                 state.play(code)
             break

@@ -32,6 +32,12 @@ def cards_left(state: PlayState) -> int:
     return sum(h.bit_count() for h in state.hands)
 
 
+def due(cards: int, seats: int, exact: int) -> bool:
+    """Whether the rest of a deal is played exactly: ``cards`` left in the hands of
+    ``seats`` playing, ``exact`` the tricks an exact end may take (0: never)."""
+    return exact > 0 and cards <= exact * seats
+
+
 def solve(state: PlayState) -> tuple[PlayState, tuple[int, ...]]:
     """The state at the end of the deal after exact play from ``state`` (see the module
     doc), and the codes played to reach it; ``state`` itself is not changed.  The cost
